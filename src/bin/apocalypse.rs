@@ -1,0 +1,6 @@
+//! The `apocalypse` binary: rules and solvers for Apocalypse.
+
+fn main() {
+    variant_engines::logging::init();
+    eprintln!("apocalypse: not yet implemented");
+}

@@ -1,0 +1,1 @@
+//! Extinction chess: rules, search, evaluation and protocols.

@@ -1,0 +1,7 @@
+//! Two variant-chess engines in one crate: Extinction chess and Apocalypse.
+//!
+//! The two games live in separate module trees and share only the logging setup.
+
+pub mod apocalypse;
+pub mod extinction;
+pub mod logging;
