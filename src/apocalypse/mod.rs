@@ -1,1 +1,14 @@
 //! Apocalypse: the 5x5 simultaneous-move game and its solvers.
+
+pub mod board;
+pub mod moves;
+pub mod notation;
+pub mod outcome;
+pub mod report;
+pub mod resolve;
+pub mod solver;
+pub mod zobrist;
+
+pub use board::{Piece, Position, Side, Square};
+pub use moves::Move;
+pub use outcome::Outcome;

@@ -1,0 +1,217 @@
+//! Declarable moves: legal moves (including redeploys and promotions) and the forfeit action.
+
+use super::board::{
+    file_of, mirror_square, rank_mask, rank_of, square, Position, Side, Square, KNIGHT_ATTACKS,
+    NO_SQUARE,
+};
+
+/// A declared move: origin, target, and the redeploy square for a footman reaching the last
+/// rank when its owner has two or more horsemen. `Move::FORFEIT` stands for every void
+/// declaration (`0000` or any illegal move).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    /// Origin square, or `NO_SQUARE` for the forfeit.
+    pub from: Square,
+    /// Target square (the square captured on, for a redeploy).
+    pub to: Square,
+    /// Where a redeploying footman goes instead of the last rank, else `NO_SQUARE`.
+    pub redeploy: Square,
+}
+
+impl Move {
+    /// The single void action (null move or any illegal declaration).
+    pub const FORFEIT: Move = Move {
+        from: NO_SQUARE,
+        to: NO_SQUARE,
+        redeploy: NO_SQUARE,
+    };
+
+    /// A plain move without redeploy.
+    pub fn new(from: Square, to: Square) -> Move {
+        Move {
+            from,
+            to,
+            redeploy: NO_SQUARE,
+        }
+    }
+
+    /// A footman move to the last rank that redeploys.
+    pub fn with_redeploy(from: Square, to: Square, redeploy: Square) -> Move {
+        Move { from, to, redeploy }
+    }
+
+    /// True for the void action.
+    pub fn is_forfeit(self) -> bool {
+        self.from == NO_SQUARE
+    }
+
+    /// The square the moving piece ends on (the redeploy square if any).
+    pub fn destination(self) -> Square {
+        if self.redeploy != NO_SQUARE {
+            self.redeploy
+        } else {
+            self.to
+        }
+    }
+
+    /// The same move seen from the other side.
+    pub fn mirrored(self) -> Move {
+        if self.is_forfeit() {
+            return self;
+        }
+        let flip = |sq: Square| {
+            if sq == NO_SQUARE {
+                NO_SQUARE
+            } else {
+                mirror_square(sq)
+            }
+        };
+        Move {
+            from: flip(self.from),
+            to: flip(self.to),
+            redeploy: flip(self.redeploy),
+        }
+    }
+}
+
+/// Square `relative` as seen by `side` (White: itself, Black: flipped), so that move lists of
+/// mirrored positions come out in mirrored order.
+fn absolute(side: Side, relative: Square) -> Square {
+    match side {
+        Side::White => relative,
+        Side::Black => mirror_square(relative),
+    }
+}
+
+/// Squares of a mask in `side`'s relative order.
+fn relative_squares(side: Side, mask: u32) -> impl Iterator<Item = Square> {
+    (0..25u8)
+        .map(move |r| absolute(side, r))
+        .filter(move |&sq| mask & (1 << sq) != 0)
+}
+
+/// One step forward for `side`, if on the board.
+fn forward(side: Side, sq: Square) -> Option<Square> {
+    match side {
+        Side::White if rank_of(sq) < 4 => Some(sq + 5),
+        Side::Black if rank_of(sq) > 0 => Some(sq - 5),
+        _ => None,
+    }
+}
+
+/// Diagonal forward targets of a footman, in relative order (towards file a first).
+fn diagonals(side: Side, sq: Square) -> impl Iterator<Item = Square> {
+    let ahead = forward(side, sq);
+    [-1i8, 1i8].into_iter().filter_map(move |df| {
+        let ahead = ahead?;
+        let f = file_of(sq) as i8 + df;
+        (0..5).contains(&f).then(|| square(f as u8, rank_of(ahead)))
+    })
+}
+
+/// Calls `emit` for every legal move of `side`, in a fixed side-relative order.
+pub fn for_each_legal_move(pos: &Position, side: Side, mut emit: impl FnMut(Move)) {
+    let s = side.index();
+    let own = pos.pieces(side);
+    let enemy = pos.pieces(side.opponent());
+    let empty = !pos.occupied() & super::board::ALL;
+    let last = rank_mask(side.last_rank());
+    let must_redeploy = pos.horseman_count(side) >= 2;
+    let only_footman = pos.footman_count(side) == 1;
+    for from in relative_squares(side, pos.footmen[s] | pos.horsemen[s]) {
+        if pos.horsemen[s] & (1 << from) != 0 {
+            for to in relative_squares(side, KNIGHT_ATTACKS[from as usize] & !own) {
+                emit(Move::new(from, to));
+            }
+            continue;
+        }
+        let mut footman_move = |to: Square| {
+            if last & (1 << to) == 0 {
+                emit(Move::new(from, to));
+            } else if must_redeploy {
+                for r in relative_squares(side, empty & !last) {
+                    emit(Move::with_redeploy(from, to, r));
+                }
+            } else if !only_footman {
+                emit(Move::new(from, to));
+            }
+        };
+        if let Some(to) = forward(side, from) {
+            if empty & (1 << to) != 0 {
+                footman_move(to);
+            }
+        }
+        for to in diagonals(side, from) {
+            if enemy & (1 << to) != 0 {
+                footman_move(to);
+            }
+        }
+    }
+}
+
+/// The legal moves of `side` (forfeit not included).
+pub fn legal_moves(pos: &Position, side: Side) -> Vec<Move> {
+    let mut moves = Vec::with_capacity(24);
+    for_each_legal_move(pos, side, |m| moves.push(m));
+    moves
+}
+
+/// The declarable actions of `side`: its legal moves followed by the forfeit.
+pub fn declarable_moves(pos: &Position, side: Side) -> Vec<Move> {
+    let mut moves = legal_moves(pos, side);
+    moves.push(Move::FORFEIT);
+    moves
+}
+
+/// Whether `side` has at least one legal move (rule 4.3, clarification 6).
+pub fn has_legal_move(pos: &Position, side: Side) -> bool {
+    let s = side.index();
+    let own = pos.pieces(side);
+    let enemy = pos.pieces(side.opponent());
+    let empty = !pos.occupied() & super::board::ALL;
+    for from in super::board::squares_of(pos.horsemen[s]) {
+        if KNIGHT_ATTACKS[from as usize] & !own != 0 {
+            return true;
+        }
+    }
+    let last = rank_mask(side.last_rank());
+    let blocked_promotion = pos.horseman_count(side) < 2 && pos.footman_count(side) == 1;
+    let needs_room = pos.horseman_count(side) >= 2;
+    for from in super::board::squares_of(pos.footmen[s]) {
+        let mut targets = 0u32;
+        if let Some(to) = forward(side, from) {
+            targets |= (1 << to) & empty;
+        }
+        for to in diagonals(side, from) {
+            targets |= (1 << to) & enemy;
+        }
+        if targets & !last != 0 {
+            return true;
+        }
+        if targets & last != 0 {
+            if needs_room {
+                // The footman's own square is not empty on B (clarification 1).
+                if empty & !last != 0 {
+                    return true;
+                }
+            } else if !blocked_promotion {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Maps a declaration to the action it stands for: itself if legal, else the forfeit.
+pub fn to_action(pos: &Position, side: Side, declared: Move) -> Move {
+    if declared.is_forfeit() {
+        return Move::FORFEIT;
+    }
+    let mut found = false;
+    for_each_legal_move(pos, side, |m| found |= m == declared);
+    if found {
+        declared
+    } else {
+        Move::FORFEIT
+    }
+}

@@ -1,0 +1,1 @@
+//! Solvers of the N-turn truncated game: plain backward induction and a pruned solver.

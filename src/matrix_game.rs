@@ -1,0 +1,272 @@
+//! Zero-sum matrix games: value and optimal mixed strategies of both players.
+//!
+//! Cheap cases first (pure saddle point, iterated removal of weakly dominated rows and
+//! columns), then a dense simplex on the reduced game. The matrices met by the Apocalypse solver
+//! are small and dense (up to a few dozen rows and columns), where a dense tableau with no
+//! allocation beyond one buffer beats a general sparse LP crate by a wide margin.
+
+/// Payoffs to the row player (the maximiser), row-major.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Matrix {
+    /// Number of rows (row player's actions).
+    pub rows: usize,
+    /// Number of columns (column player's actions).
+    pub cols: usize,
+    /// Entries, `data[i * cols + j]`.
+    pub data: Vec<f64>,
+}
+
+impl Matrix {
+    /// A matrix from row-major entries.
+    pub fn new(rows: usize, cols: usize, data: Vec<f64>) -> Matrix {
+        assert_eq!(data.len(), rows * cols, "matrix data has the wrong length");
+        Matrix { rows, cols, data }
+    }
+
+    /// Entry (i, j).
+    pub fn at(&self, i: usize, j: usize) -> f64 {
+        self.data[i * self.cols + j]
+    }
+
+    /// Guaranteed payoff of a row strategy: its worst case over columns.
+    pub fn row_guarantee(&self, x: &[f64]) -> f64 {
+        (0..self.cols)
+            .map(|j| (0..self.rows).map(|i| x[i] * self.at(i, j)).sum::<f64>())
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Guaranteed ceiling of a column strategy: the row player's best reply against it.
+    pub fn col_guarantee(&self, y: &[f64]) -> f64 {
+        (0..self.rows)
+            .map(|i| (0..self.cols).map(|j| y[j] * self.at(i, j)).sum::<f64>())
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+}
+
+/// Value and optimal strategies of a matrix game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// Value to the row player.
+    pub value: f64,
+    /// Optimal mixed strategy of the row player.
+    pub row_strategy: Vec<f64>,
+    /// Optimal mixed strategy of the column player.
+    pub col_strategy: Vec<f64>,
+}
+
+/// Solve a zero-sum matrix game exactly (up to floating-point rounding, ~1e-12).
+pub fn solve(matrix: &Matrix) -> Solution {
+    assert!(matrix.rows > 0 && matrix.cols > 0, "empty matrix game");
+    if let Some(sol) = saddle_point(matrix, &all(matrix.rows), &all(matrix.cols)) {
+        return sol;
+    }
+    let (rows, cols) = remove_dominated(matrix);
+    if let Some(sol) = saddle_point(matrix, &rows, &cols) {
+        return sol;
+    }
+    simplex(matrix, &rows, &cols)
+}
+
+fn all(n: usize) -> Vec<usize> {
+    (0..n).collect()
+}
+
+/// A pure equilibrium of the sub-game on `rows` x `cols`, if any.
+fn saddle_point(m: &Matrix, rows: &[usize], cols: &[usize]) -> Option<Solution> {
+    let mut best_row = (f64::NEG_INFINITY, 0);
+    for &i in rows {
+        let low = cols
+            .iter()
+            .map(|&j| m.at(i, j))
+            .fold(f64::INFINITY, f64::min);
+        if low > best_row.0 {
+            best_row = (low, i);
+        }
+    }
+    let mut best_col = (f64::INFINITY, 0);
+    for &j in cols {
+        let high = rows
+            .iter()
+            .map(|&i| m.at(i, j))
+            .fold(f64::NEG_INFINITY, f64::max);
+        if high < best_col.0 {
+            best_col = (high, j);
+        }
+    }
+    if best_row.0 < best_col.0 {
+        return None;
+    }
+    let mut x = vec![0.0; m.rows];
+    let mut y = vec![0.0; m.cols];
+    x[best_row.1] = 1.0;
+    y[best_col.1] = 1.0;
+    Some(Solution {
+        value: m.at(best_row.1, best_col.1),
+        row_strategy: x,
+        col_strategy: y,
+    })
+}
+
+/// Iteratively drop weakly dominated rows and columns. Optimal strategies of the reduced game
+/// stay optimal in the full game (a dropped row never pays the row player more than the row
+/// dominating it), and the value is unchanged.
+fn remove_dominated(m: &Matrix) -> (Vec<usize>, Vec<usize>) {
+    let mut rows = all(m.rows);
+    let mut cols = all(m.cols);
+    loop {
+        let mut changed = false;
+        let mut i = 0;
+        while i < rows.len() && rows.len() > 1 {
+            let r = rows[i];
+            let dominated = rows
+                .iter()
+                .any(|&k| k != r && cols.iter().all(|&j| m.at(r, j) <= m.at(k, j)));
+            if dominated {
+                rows.remove(i);
+                changed = true;
+            } else {
+                i += 1;
+            }
+        }
+        let mut j = 0;
+        while j < cols.len() && cols.len() > 1 {
+            let c = cols[j];
+            let dominated = cols
+                .iter()
+                .any(|&l| l != c && rows.iter().all(|&i| m.at(i, c) >= m.at(i, l)));
+            if dominated {
+                cols.remove(j);
+                changed = true;
+            } else {
+                j += 1;
+            }
+        }
+        if !changed {
+            return (rows, cols);
+        }
+    }
+}
+
+const PIVOT_EPS: f64 = 1e-12;
+
+/// Dense tableau simplex for the column player's LP on the sub-game `rows` x `cols`:
+/// maximise sum(q) subject to (A + shift) q <= 1, q >= 0 (feasible at q = 0, no phase 1).
+/// The row player's strategy is read off the slack columns' reduced costs (the dual).
+fn simplex(m: &Matrix, rows: &[usize], cols: &[usize]) -> Solution {
+    let (nr, nc) = (rows.len(), cols.len());
+    let min = rows
+        .iter()
+        .flat_map(|&i| cols.iter().map(move |&j| m.at(i, j)))
+        .fold(f64::INFINITY, f64::min);
+    let shift = 1.0 - min;
+    // Tableau: nr constraint rows + objective row; nc structural + nr slack columns + rhs.
+    let width = nc + nr + 1;
+    let mut t = vec![0.0; (nr + 1) * width];
+    for (r, &i) in rows.iter().enumerate() {
+        for (c, &j) in cols.iter().enumerate() {
+            t[r * width + c] = m.at(i, j) + shift;
+        }
+        t[r * width + nc + r] = 1.0;
+        t[r * width + width - 1] = 1.0;
+    }
+    for c in 0..nc {
+        t[nr * width + c] = -1.0;
+    }
+    let mut basis: Vec<usize> = (nc..nc + nr).collect();
+    let mut degenerate_streak = 0;
+    let max_iterations = 50 * (nr + nc) + 100;
+    for _ in 0..max_iterations {
+        let obj = &t[nr * width..(nr + 1) * width - 1];
+        // Dantzig's rule normally; Bland's rule after a run of degenerate pivots (no cycling).
+        let entering = if degenerate_streak < 8 {
+            let (c, &v) = obj
+                .iter()
+                .enumerate()
+                .min_by(|a, b| a.1.total_cmp(b.1))
+                .expect("non-empty objective row");
+            (v < -PIVOT_EPS).then_some(c)
+        } else {
+            obj.iter().position(|&v| v < -PIVOT_EPS)
+        };
+        let Some(e) = entering else { break };
+        let mut leaving: Option<(usize, f64)> = None;
+        for r in 0..nr {
+            let a = t[r * width + e];
+            if a > PIVOT_EPS {
+                let ratio = t[r * width + width - 1] / a;
+                let better = match leaving {
+                    None => true,
+                    Some((lr, best)) => {
+                        ratio < best - 1e-15 || (ratio <= best + 1e-15 && basis[r] < basis[lr])
+                    }
+                };
+                if better {
+                    leaving = Some((r, ratio));
+                }
+            }
+        }
+        // The LP is bounded (all entries positive), so a leaving row always exists.
+        let Some((l, ratio)) = leaving else { break };
+        degenerate_streak = if ratio <= 1e-15 {
+            degenerate_streak + 1
+        } else {
+            0
+        };
+        pivot(&mut t, width, nr + 1, l, e);
+        basis[l] = e;
+    }
+    let objective = t[nr * width + width - 1];
+    let mut y = vec![0.0; m.cols];
+    for (r, &b) in basis.iter().enumerate() {
+        if b < nc {
+            y[cols[b]] = t[r * width + width - 1].max(0.0) / objective;
+        }
+    }
+    let mut x = vec![0.0; m.rows];
+    for (r, &i) in rows.iter().enumerate() {
+        x[i] = t[nr * width + nc + r].max(0.0) / objective;
+    }
+    normalise(&mut x);
+    normalise(&mut y);
+    Solution {
+        value: 1.0 / objective - shift,
+        row_strategy: x,
+        col_strategy: y,
+    }
+}
+
+fn pivot(t: &mut [f64], width: usize, height: usize, l: usize, e: usize) {
+    let p = t[l * width + e];
+    for c in 0..width {
+        t[l * width + c] /= p;
+    }
+    let (before, rest) = t.split_at_mut(l * width);
+    let (pivot_row, after) = rest.split_at_mut(width);
+    for row in before
+        .chunks_exact_mut(width)
+        .chain(after.chunks_exact_mut(width))
+        .take(height - 1)
+    {
+        let f = row[e];
+        if f != 0.0 {
+            for (v, &pv) in row.iter_mut().zip(pivot_row.iter()) {
+                *v -= f * pv;
+            }
+            row[e] = 0.0;
+        }
+    }
+}
+
+fn normalise(v: &mut [f64]) {
+    for p in v.iter_mut() {
+        if *p < 1e-14 {
+            *p = 0.0;
+        }
+    }
+    let sum: f64 = v.iter().sum();
+    if sum > 0.0 {
+        for p in v.iter_mut() {
+            *p /= sum;
+        }
+    }
+}

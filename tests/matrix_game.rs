@@ -1,0 +1,140 @@
+//! The matrix-game solver against its optimality certificate and brute-force support enumeration.
+
+use variant_engines::matrix_game::{solve, Matrix};
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn random_matrix(rng: &mut Rng, max_side: u64) -> Matrix {
+    let rows = 1 + rng.below(max_side) as usize;
+    let cols = 1 + rng.below(max_side) as usize;
+    // Half the games use few distinct values (ties, duplicates, degeneracy), like game values.
+    let coarse = rng.below(2) == 0;
+    let data = (0..rows * cols)
+        .map(|_| {
+            if coarse {
+                [-1.0, -0.5, 0.0, 0.0, 0.5, 1.0][rng.below(6) as usize]
+            } else {
+                rng.unit() * 2.0 - 1.0
+            }
+        })
+        .collect();
+    Matrix::new(rows, cols, data)
+}
+
+fn assert_distribution(p: &[f64]) {
+    assert!(p.iter().all(|&v| v >= 0.0), "negative probability {p:?}");
+    assert!(
+        ((p.iter().sum::<f64>()) - 1.0).abs() < 1e-9,
+        "sum != 1 {p:?}"
+    );
+}
+
+/// Optimality certificate: x guarantees >= v against every column, y concedes <= v to every row.
+fn check_certificate(m: &Matrix) {
+    let sol = solve(m);
+    assert_distribution(&sol.row_strategy);
+    assert_distribution(&sol.col_strategy);
+    let low = m.row_guarantee(&sol.row_strategy);
+    let high = m.col_guarantee(&sol.col_strategy);
+    assert!(
+        low >= sol.value - 1e-9 && high <= sol.value + 1e-9,
+        "not optimal: value {} row guarantee {low} column ceiling {high} for {m:?}",
+        sol.value
+    );
+}
+
+#[test]
+fn certificates_hold_on_thousands_of_random_games() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    for _ in 0..4000 {
+        let m = random_matrix(&mut rng, 12);
+        check_certificate(&m);
+    }
+    for _ in 0..200 {
+        let m = random_matrix(&mut rng, 35);
+        check_certificate(&m);
+    }
+}
+
+/// Value by support enumeration on 2xn games: the lower envelope of the row player's mixes is
+/// maximised at p in {0, 1} or where two columns' payoff lines cross.
+fn brute_force_value_2xn(m: &Matrix) -> f64 {
+    let guarantee = |p: f64| {
+        (0..m.cols)
+            .map(|j| p * m.at(0, j) + (1.0 - p) * m.at(1, j))
+            .fold(f64::INFINITY, f64::min)
+    };
+    let mut candidates = vec![0.0, 1.0];
+    for a in 0..m.cols {
+        for b in a + 1..m.cols {
+            // p*x_a + (1-p)*y_a = p*x_b + (1-p)*y_b
+            let da = m.at(0, a) - m.at(1, a);
+            let db = m.at(0, b) - m.at(1, b);
+            if (da - db).abs() > 1e-15 {
+                let p = (m.at(1, b) - m.at(1, a)) / (da - db);
+                if (0.0..=1.0).contains(&p) {
+                    candidates.push(p);
+                }
+            }
+        }
+    }
+    candidates
+        .into_iter()
+        .map(guarantee)
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+#[test]
+fn values_match_brute_force_on_2xn_games() {
+    let mut rng = Rng(42);
+    for _ in 0..3000 {
+        let cols = 1 + rng.below(8) as usize;
+        let data = (0..2 * cols).map(|_| rng.unit() * 2.0 - 1.0).collect();
+        let m = Matrix::new(2, cols, data);
+        let v = solve(&m).value;
+        let bf = brute_force_value_2xn(&m);
+        assert!(
+            (v - bf).abs() < 1e-9,
+            "value {v} vs brute force {bf} for {m:?}"
+        );
+    }
+}
+
+#[test]
+fn classic_games() {
+    // Rock-paper-scissors: value 0, uniform strategies.
+    let rps = Matrix::new(3, 3, vec![0., -1., 1., 1., 0., -1., -1., 1., 0.]);
+    let sol = solve(&rps);
+    assert!(sol.value.abs() < 1e-12);
+    for p in sol.row_strategy.iter().chain(&sol.col_strategy) {
+        assert!((p - 1.0 / 3.0).abs() < 1e-9);
+    }
+    // Saddle point.
+    let saddle = Matrix::new(2, 2, vec![3., 1., 4., 2.]);
+    let sol = solve(&saddle);
+    assert_eq!(sol.value, 2.0);
+    assert_eq!(sol.row_strategy, vec![0.0, 1.0]);
+    assert_eq!(sol.col_strategy, vec![0.0, 1.0]);
+    // Mixed 2x2: value (ad - bc) / (a + d - b - c) = (2*1 - (-1)(-1)) / 5 = 0.2.
+    let mixed = Matrix::new(2, 2, vec![2., -1., -1., 1.]);
+    let sol = solve(&mixed);
+    assert!((sol.value - 0.2).abs() < 1e-12);
+    assert!((sol.row_strategy[0] - 0.4).abs() < 1e-12);
+    assert!((sol.col_strategy[0] - 0.4).abs() < 1e-12);
+}
