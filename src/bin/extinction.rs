@@ -1,6 +1,80 @@
 //! The `extinction` binary: Extinction chess engine (UCI, XBoard, analysis, perft, bench).
 
-fn main() {
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use variant_engines::extinction::{divide_parallel, perft_threaded, Position};
+
+/// Extinction chess engine.
+#[derive(Parser, Debug)]
+#[command(name = "extinction", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// Subcommands of the `extinction` binary.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count leaf nodes of the move tree (move generator test).
+    Perft(PerftArgs),
+}
+
+/// Arguments of `extinction perft`.
+#[derive(clap::Args, Debug)]
+struct PerftArgs {
+    /// Depth in plies.
+    #[arg(long, short)]
+    depth: u32,
+    /// Start position (default: the standard start).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Print the node count of each root move.
+    #[arg(long)]
+    divide: bool,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+fn run_perft(args: &PerftArgs) -> ExitCode {
+    let pos = match &args.fen {
+        Some(fen) => match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Position::startpos(),
+    };
+    let nodes = if args.divide {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads.max(1))
+            .build();
+        let rows = match pool {
+            Ok(pool) => pool.install(|| divide_parallel(&pos, args.depth)),
+            Err(_) => divide_parallel(&pos, args.depth),
+        };
+        for (m, n) in &rows {
+            println!("{m}: {n}");
+        }
+        rows.iter().map(|&(_, n)| n).sum()
+    } else {
+        perft_threaded(&pos, args.depth, args.threads)
+    };
+    println!("Nodes searched: {nodes}");
+    ExitCode::SUCCESS
+}
+
+fn main() -> ExitCode {
     variant_engines::logging::init();
-    eprintln!("extinction: not yet implemented");
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Perft(args)) => run_perft(&args),
+        None => {
+            eprintln!("extinction: no protocol implemented yet; try `extinction perft --depth 4`");
+            ExitCode::from(2)
+        }
+    }
 }
