@@ -52,7 +52,7 @@ HAND_MADE = [
     ("sparse endgame, one of each type", "4k3/p3b3/2n5/8/3q4/1r6/P2N4/R2QKB2 w - - 0 1"),
     ("castling rights in Shredder-FEN", "r3k2r/pbppqpb1/1pn2np1/4p2p/4P2P/1PN2NP1/PBPPQPB1/R3K2R w HAha - 0 1"),
     ("only one castling right each", "r3k2r/pbppqpb1/1pn2np1/4p2p/4P2P/1PN2NP1/PBPPQPB1/R3K2R w Qk - 0 1"),
-    ("castling rights in X-FEN with a second rook", "r3k2r/pbppqpb1/1pn2np1/4p2p/4P2P/1PN2NP1/PBPPQPB1/RR2K2R w Kkq - 0 1"),
+    ("castling rights in X-FEN with a second rook", "r3k2r/pbppqpb1/1pn2np1/4p2p/4P3/1PN2NP1/PBPPQPB1/RR2K2R w Kkq - 0 1"),
     ("promotion race, one piece of most types", "1k6/1b5P/8/2n5/3q4/8/p5NB/1rQ1K2R w K - 0 1"),
     ("spec sample game, final position (White to move)", None),
 ]
