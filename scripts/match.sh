@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Play a cutechess-cli match of our engine against Fairy-Stockfish or against an older build of
+# ours, from ../shared/data/openings-6ply.epd with each opening played by both colours, and print
+# the score and Elo with its error bars (cutechess-cli's own estimate), optionally under an SPRT.
+#
+#   scripts/match.sh [--opponent fsf|PATH] [--engine PATH] [--proto uci|xboard] [--tc 5+0.05]
+#                    [--games 200] [--concurrency 1] [--threads 1] [--hash 32]
+#                    [--opp-threads 1] [--sprt "elo0=0 elo1=10 alpha=0.05 beta=0.05"]
+#                    [--pgn FILE] [--openings FILE]
+#
+# cutechess-cli is not shipped with this project: put it on PATH or point CUTECHESS at it.
+# PATH as opponent is another build of this engine (e.g. `git worktree add /tmp/base REV &&
+# cargo build --release --manifest-path /tmp/base/Cargo.toml`), for testing a change.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cutechess="${CUTECHESS:-cutechess-cli}"
+engine="$root/target/release/extinction"
+opponent=fsf proto=uci tc=5+0.05 games=200 concurrency=1 threads=1 hash=32 opp_threads=1
+sprt="" pgn="" openings="$root/../shared/data/openings-6ply.epd"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --opponent) opponent="$2"; shift 2 ;;
+    --engine) engine="$2"; shift 2 ;;
+    --proto) proto="$2"; shift 2 ;;
+    --tc) tc="$2"; shift 2 ;;
+    --games) games="$2"; shift 2 ;;
+    --concurrency) concurrency="$2"; shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
+    --opp-threads) opp_threads="$2"; shift 2 ;;
+    --hash) hash="$2"; shift 2 ;;
+    --sprt) sprt="$2"; shift 2 ;;
+    --pgn) pgn="$2"; shift 2 ;;
+    --openings) openings="$2"; shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "match.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+command -v "$cutechess" >/dev/null || { echo "match.sh: cutechess-cli not found (set CUTECHESS)" >&2; exit 2; }
+[ -x "$engine" ] || { echo "match.sh: $engine missing: run cargo build --release" >&2; exit 2; }
+[ -f "$openings" ] || { echo "match.sh: openings file $openings not found" >&2; exit 2; }
+
+ours=(-engine name=Extinction cmd="$engine" arg="$proto" proto="$proto" option.Hash="$hash" option.Threads="$threads")
+if [ "$opponent" = fsf ]; then
+  theirs=(-engine name=Fairy-Stockfish cmd=/usr/games/fairy-stockfish proto=uci
+          option.Hash="$hash" option.Threads="$opp_threads")
+else
+  theirs=(-engine name=Baseline cmd="$opponent" arg="$proto" proto="$proto"
+          option.Hash="$hash" option.Threads="$opp_threads")
+fi
+extra=()
+[ -n "$sprt" ] && extra+=(-sprt $sprt)
+[ -n "$pgn" ] && extra+=(-pgnout "$pgn")
+rounds=$(( (games + 1) / 2 ))
+exec "$cutechess" "${ours[@]}" "${theirs[@]}" -variant extinction -each tc="$tc" \
+  -openings file="$openings" format=epd order=sequential -repeat -games 2 -rounds "$rounds" \
+  -concurrency "$concurrency" -recover -ratinginterval 20 "${extra[@]}"
