@@ -270,7 +270,7 @@ impl Position {
 
     /// Whether `m` is a legal move here (cheap check for hash and killer moves).
     pub fn is_pseudo_legal(&self, m: Move) -> bool {
-        if self.status != 0 || m.is_null() {
+        if self.status != 0 || m.is_null() || m.kind() > 7 {
             return false;
         }
         let us = self.turn;

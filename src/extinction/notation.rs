@@ -178,7 +178,7 @@ impl Position {
                 return fen_err(format!("en passant square {square} is on the wrong rank"));
             }
             let them = pos.turn.other();
-            let origin = 2 * pawn_sq - square as i32;
+            let origin = 2 * square as i32 - pawn_sq;
             if pos.board[pawn_sq as usize] != code(them, Role::Pawn)
                 || pos.board[square as usize] != 0
                 || pos.board[origin as usize] != 0

@@ -94,7 +94,7 @@ impl Move {
     /// Whether this is a promotion.
     #[inline]
     pub const fn is_promotion(self) -> bool {
-        self.kind() > KIND_EN_PASSANT
+        matches!(self.kind(), 3..=7)
     }
 
     /// Whether this is the null move.
