@@ -20,3 +20,19 @@ pub use perft::{divide, divide_parallel, perft, perft_threaded};
 pub use pgn::{parse_pgn, PgnError, PgnGame};
 pub use position::{Position, Undo};
 pub use types::{Move, MoveList, MAX_MOVES};
+
+// Engine: search, evaluation and protocols.
+pub mod timeman;
+pub mod tt;
+pub mod uci_command;
+pub mod xboard_command;
+pub mod evaluate;
+pub mod movepick;
+pub mod search;
+pub mod see;
+pub mod analyze;
+pub mod bench;
+pub mod engine;
+pub mod protocol;
+pub mod uci;
+pub mod xboard;

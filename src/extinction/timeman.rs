@@ -1,0 +1,309 @@
+//! Time management: the one place that owns the search clock, the limits and the stop flag.
+//!
+//! Protocol front-ends translate their time controls into [`Limits`]; the search asks
+//! [`SearchClock`] whether to stop (hard limit, polled every ~1k nodes) and whether to begin
+//! another iteration (soft limit). `stop`, `ponderhit` and `?` only flip atomics here, so they
+//! take effect within a few milliseconds whatever the search is doing.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Default safety margin in milliseconds kept back for GUI/pipe latency.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+
+/// What the user or GUI asked the search to respect; every field is optional.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Remaining time of the side to move, in milliseconds.
+    pub time_left_ms: Option<u64>,
+    /// Increment per move of the side to move, in milliseconds.
+    pub increment_ms: u64,
+    /// Moves until the next time control (None: sudden death).
+    pub moves_to_go: Option<u32>,
+    /// Exact time to spend on this move, in milliseconds.
+    pub move_time_ms: Option<u64>,
+    /// Maximum nominal depth.
+    pub depth: Option<u32>,
+    /// Maximum number of nodes.
+    pub nodes: Option<u64>,
+    /// Stop once a win in at most this many moves is found.
+    pub mate: Option<u32>,
+    /// Search until told to stop.
+    pub infinite: bool,
+    /// Search in ponder mode: no time limit until `ponderhit`.
+    pub ponder: bool,
+}
+
+impl Limits {
+    /// Limits for a search that runs until `stop`.
+    pub fn infinite() -> Limits {
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        }
+    }
+
+    /// Limits for a fixed-depth search.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Whether the clock may stop the search (false for infinite/ponder/depth/nodes-only searches).
+    pub fn uses_clock(&self) -> bool {
+        self.time_left_ms.is_some() || self.move_time_ms.is_some()
+    }
+}
+
+/// Flags shared between the protocol thread and the search thread.
+#[derive(Debug, Default)]
+pub struct Signals {
+    /// Set to abort the search as soon as possible.
+    pub stop: AtomicBool,
+    /// True while the search is pondering (no clock until `ponderhit`).
+    pub pondering: AtomicBool,
+}
+
+impl Signals {
+    /// Fresh signals wrapped for sharing.
+    pub fn new() -> Arc<Signals> {
+        Arc::new(Signals::default())
+    }
+
+    /// Ask the search to stop now.
+    pub fn request_stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a stop was requested.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// The search clock: start time, soft and hard budgets, node limit, and the shared signals.
+#[derive(Debug)]
+pub struct SearchClock {
+    origin: Instant,
+    /// Milliseconds since `origin` at which the clock (re)started; moved by `ponderhit`.
+    start_offset_ms: AtomicU64,
+    soft_ms: Option<u64>,
+    hard_ms: Option<u64>,
+    limits: Limits,
+    signals: Arc<Signals>,
+}
+
+impl SearchClock {
+    /// Start the clock for a search under `limits`, keeping `overhead_ms` in reserve.
+    pub fn start(limits: Limits, overhead_ms: u64, signals: Arc<Signals>) -> SearchClock {
+        let (soft_ms, hard_ms) = budget(&limits, overhead_ms);
+        signals.pondering.store(limits.ponder, Ordering::SeqCst);
+        SearchClock {
+            origin: Instant::now(),
+            start_offset_ms: AtomicU64::new(0),
+            soft_ms,
+            hard_ms,
+            limits,
+            signals,
+        }
+    }
+
+    /// The limits this clock was started with.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The shared signals.
+    pub fn signals(&self) -> &Arc<Signals> {
+        &self.signals
+    }
+
+    /// Milliseconds since the search (or the `ponderhit`) started.
+    pub fn elapsed_ms(&self) -> u64 {
+        let now = self.origin.elapsed().as_millis() as u64;
+        now.saturating_sub(self.start_offset_ms.load(Ordering::Relaxed))
+    }
+
+    /// Milliseconds since the `go` command, ignoring ponderhit restarts (for info lines).
+    pub fn total_elapsed_ms(&self) -> u64 {
+        self.origin.elapsed().as_millis() as u64
+    }
+
+    /// The opponent played the expected move: the clock starts now.
+    pub fn ponderhit(&self) {
+        let now = self.origin.elapsed().as_millis() as u64;
+        self.start_offset_ms.store(now, Ordering::SeqCst);
+        self.signals.pondering.store(false, Ordering::SeqCst);
+    }
+
+    fn clock_running(&self) -> bool {
+        !self.limits.infinite && !self.signals.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Hard stop check, polled by the search every ~1k nodes.
+    pub fn should_stop(&self, nodes: u64) -> bool {
+        if self.signals.stop_requested() {
+            return true;
+        }
+        if let Some(max_nodes) = self.limits.nodes {
+            if nodes >= max_nodes {
+                return true;
+            }
+        }
+        if let Some(hard) = self.hard_ms {
+            if self.clock_running() && self.elapsed_ms() >= hard {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether iterative deepening should begin another iteration. `stability` in 0..=4 grows
+    /// while the best move stays the same, letting the search stop earlier.
+    pub fn may_start_iteration(&self, depth: u32, stability: u32) -> bool {
+        if self.signals.stop_requested() {
+            return false;
+        }
+        if let Some(max_depth) = self.limits.depth {
+            if depth > max_depth {
+                return false;
+            }
+        }
+        if let Some(soft) = self.soft_ms {
+            if self.clock_running() && self.limits.move_time_ms.is_none() {
+                // A stable best move needs less confirmation time.
+                let scaled = soft * (10 - stability.min(4) as u64) / 10;
+                if self.elapsed_ms() >= scaled {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether the search result must be held back until `stop`/`ponderhit` (UCI rule for
+    /// `go infinite` and `go ponder`).
+    pub fn must_wait_for_stop(&self) -> bool {
+        self.limits.infinite || self.signals.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Block until `stop` or `ponderhit` when the protocol forbids answering early.
+    pub fn wait_until_released(&self) {
+        while self.must_wait_for_stop() && !self.signals.stop_requested() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+/// Soft (iteration) and hard (abort) budgets in milliseconds for `limits`.
+pub fn budget(limits: &Limits, overhead_ms: u64) -> (Option<u64>, Option<u64>) {
+    if let Some(move_time) = limits.move_time_ms {
+        let t = move_time.saturating_sub(overhead_ms).max(1);
+        return (Some(t), Some(t));
+    }
+    let Some(time_left) = limits.time_left_ms else {
+        return (None, None);
+    };
+    let available = time_left.saturating_sub(overhead_ms).max(1);
+    let moves = match limits.moves_to_go {
+        Some(n) => n.clamp(1, 50) as u64,
+        None => 30,
+    };
+    // Spend an even share of what is left plus most of the increment; never plan on more
+    // than a fraction of the remaining time so a few long moves cannot lose on time.
+    let share = available / moves + limits.increment_ms * 3 / 4;
+    let cap = if limits.moves_to_go == Some(1) {
+        available * 9 / 10
+    } else {
+        available / 3
+    };
+    let soft = share.min(cap).max(1);
+    let hard = (soft * 4).min(cap.max(soft)).max(1);
+    (Some(soft), Some(hard))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_is_exact_minus_overhead() {
+        let limits = Limits {
+            move_time_ms: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&limits, 50), (Some(950), Some(950)));
+    }
+
+    #[test]
+    fn sudden_death_never_plans_beyond_a_third() {
+        let limits = Limits {
+            time_left_ms: Some(3000),
+            ..Limits::default()
+        };
+        let (soft, hard) = budget(&limits, 0);
+        assert!(soft.unwrap() <= 1000 && hard.unwrap() <= 1000);
+        assert!(soft.unwrap() >= 50);
+    }
+
+    #[test]
+    fn increment_adds_time() {
+        let base = Limits {
+            time_left_ms: Some(60_000),
+            ..Limits::default()
+        };
+        let with_inc = Limits {
+            increment_ms: 1000,
+            ..base.clone()
+        };
+        assert!(budget(&with_inc, 0).0 > budget(&base, 0).0);
+    }
+
+    #[test]
+    fn tiny_clock_still_positive() {
+        let limits = Limits {
+            time_left_ms: Some(5),
+            ..Limits::default()
+        };
+        let (soft, hard) = budget(&limits, 30);
+        assert!(soft.unwrap() >= 1 && hard.unwrap() >= 1);
+    }
+
+    #[test]
+    fn infinite_has_no_budget() {
+        assert_eq!(budget(&Limits::infinite(), 10), (None, None));
+    }
+
+    #[test]
+    fn ponder_ignores_clock_until_ponderhit() {
+        let limits = Limits {
+            move_time_ms: Some(1),
+            ponder: true,
+            ..Limits::default()
+        };
+        let clock = SearchClock::start(limits, 0, Signals::new());
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(!clock.should_stop(0));
+        clock.ponderhit();
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(clock.should_stop(0));
+    }
+
+    #[test]
+    fn node_limit_and_stop_flag() {
+        let limits = Limits {
+            nodes: Some(100),
+            ..Limits::default()
+        };
+        let clock = SearchClock::start(limits, 0, Signals::new());
+        assert!(!clock.should_stop(99));
+        assert!(clock.should_stop(100));
+        let clock = SearchClock::start(Limits::infinite(), 0, Signals::new());
+        assert!(!clock.should_stop(0));
+        clock.signals().request_stop();
+        assert!(clock.should_stop(0));
+    }
+}
