@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use variant_engines::extinction::{divide_parallel, perft_threaded, Position};
+use variant_engines::extinction::{divide_parallel, perft_threaded, protocol, Position};
 
 /// Extinction chess engine.
 #[derive(Parser, Debug)]
@@ -18,6 +18,22 @@ struct Cli {
 enum Command {
     /// Count leaf nodes of the move tree (move generator test).
     Perft(PerftArgs),
+    /// Speak UCI on stdin/stdout.
+    Uci,
+    /// Speak XBoard / CECP v2 on stdin/stdout.
+    Xboard,
+    /// Analyse a position or the moves of a PGN game.
+    Analyze(variant_engines::extinction::analyze::AnalyzeArgs),
+    /// Search a fixed set of positions to a fixed depth; prints node count and speed.
+    Bench(BenchArgs),
+}
+
+/// Arguments of `extinction bench`.
+#[derive(clap::Args, Debug)]
+struct BenchArgs {
+    /// Search depth per position.
+    #[arg(long, short, default_value_t = variant_engines::extinction::bench::DEFAULT_DEPTH)]
+    depth: u32,
 }
 
 /// Arguments of `extinction perft`.
@@ -72,9 +88,28 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft(args)) => run_perft(&args),
+        Some(Command::Uci) => {
+            protocol::run(Some(protocol::Protocol::Uci));
+            ExitCode::SUCCESS
+        }
+        Some(Command::Xboard) => {
+            protocol::run(Some(protocol::Protocol::Xboard));
+            ExitCode::SUCCESS
+        }
+        Some(Command::Analyze(args)) => match variant_engines::extinction::analyze::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Bench(args)) => {
+            variant_engines::extinction::bench::run_and_print(args.depth);
+            ExitCode::SUCCESS
+        }
         None => {
-            eprintln!("extinction: no protocol implemented yet; try `extinction perft --depth 4`");
-            ExitCode::from(2)
+            protocol::run(None);
+            ExitCode::SUCCESS
         }
     }
 }

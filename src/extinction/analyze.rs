@@ -58,7 +58,8 @@ pub fn board_diagram(pos: &Position) -> String {
     for rank in (0..8u32).rev() {
         let _ = write!(out, "{} ", rank + 1);
         for file in 0..8u32 {
-            let sq = shakmaty::Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
+            let sq =
+                shakmaty::Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
             let c = pos.piece_at(sq).map_or('.', |p| p.char());
             out.push(' ');
             out.push(c);
@@ -66,7 +67,11 @@ pub fn board_diagram(pos: &Position) -> String {
         out.push('\n');
     }
     out.push_str("   a b c d e f g h\n");
-    let side = if pos.turn() == shakmaty::Color::White { "White" } else { "Black" };
+    let side = if pos.turn() == shakmaty::Color::White {
+        "White"
+    } else {
+        "Black"
+    };
     let _ = write!(out, "{side} to move; FEN {}", pos.fen());
     out
 }
@@ -145,7 +150,12 @@ pub fn json_score(score: i32) -> String {
 }
 
 fn limits(args: &AnalyzeArgs, default_depth: u32) -> Limits {
-    let mut l = Limits { depth: args.depth, move_time_ms: args.movetime, nodes: args.nodes, ..Limits::default() };
+    let mut l = Limits {
+        depth: args.depth,
+        move_time_ms: args.movetime,
+        nodes: args.nodes,
+        ..Limits::default()
+    };
     if l.depth.is_none() && l.move_time_ms.is_none() && l.nodes.is_none() {
         l.depth = Some(default_depth);
     }
@@ -190,7 +200,11 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
         }
         return;
     }
-    let options = SearchOptions { multipv: args.multipv.max(1), searchmoves: Vec::new(), report: true };
+    let options = SearchOptions {
+        multipv: args.multipv.max(1),
+        searchmoves: Vec::new(),
+        report: true,
+    };
     let json = args.json;
     let several = options.multipv > 1;
     let report_pos = pos.clone();
@@ -210,7 +224,11 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
                 json_list(&sans)
             );
         } else {
-            let pv_label = if several { format!(" [{}]", info.multipv) } else { String::new() };
+            let pv_label = if several {
+                format!(" [{}]", info.multipv)
+            } else {
+                String::new()
+            };
             println!(
                 "depth {:>2}{} score {:>7} nodes {:>10} time {:>6} ms  {}",
                 info.depth,
@@ -222,7 +240,14 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
             );
         }
     };
-    let result = search_blocking(&pos, game.keys(), tt, limits(args, 10), &options, &mut report);
+    let result = search_blocking(
+        &pos,
+        game.keys(),
+        tt,
+        limits(args, 10),
+        &options,
+        &mut report,
+    );
     let best = result.best_move.map(|m| m.to_string());
     if args.json {
         println!(
@@ -237,7 +262,9 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
     } else {
         println!(
             "best move {} score {} ({})",
-            result.best_move.map_or("(none)".to_string(), |m| san(&pos, m)),
+            result
+                .best_move
+                .map_or("(none)".to_string(), |m| san(&pos, m)),
             text_score(result.score),
             numbered(&pos, &san_line(&pos, &result.pv))
         );
@@ -261,9 +288,12 @@ pub fn is_blunder(best: i32, played: i32, threshold: i32) -> bool {
 }
 
 fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, tt: &TranspositionTable) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let pgn = parse_pgn(&text).map_err(|e| format!("bad PGN: {e}"))?;
-    let start = pgn.start_position().map_err(|e| format!("bad PGN start position: {e}"))?;
+    let start = pgn
+        .start_position()
+        .map_err(|e| format!("bad PGN start position: {e}"))?;
     let mut game = Game::new(start);
     let mut blunders = 0;
     let mut analysed = 0;
@@ -274,17 +304,30 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, tt: &TranspositionTable) -> R
             Err(e) => return Err(format!("move {} '{text}': {e}", ply + 1)),
         };
         let limits = limits(args, 7);
-        let quiet = SearchOptions { multipv: 1, searchmoves: Vec::new(), report: false };
+        let quiet = SearchOptions {
+            multipv: 1,
+            searchmoves: Vec::new(),
+            report: false,
+        };
         let best = search_blocking(&pos, game.keys(), tt, limits.clone(), &quiet, &mut |_| {});
-        let only_played = SearchOptions { multipv: 1, searchmoves: vec![played], report: false };
-        let played_result = search_blocking(&pos, game.keys(), tt, limits, &only_played, &mut |_| {});
+        let only_played = SearchOptions {
+            multipv: 1,
+            searchmoves: vec![played],
+            report: false,
+        };
+        let played_result =
+            search_blocking(&pos, game.keys(), tt, limits, &only_played, &mut |_| {});
         let blunder = is_blunder(best.score, played_result.score, args.blunder_threshold);
         analysed += 1;
         if blunder {
             blunders += 1;
         }
         let number = pos.fullmoves();
-        let dots = if pos.turn() == shakmaty::Color::White { "." } else { "..." };
+        let dots = if pos.turn() == shakmaty::Color::White {
+            "."
+        } else {
+            "..."
+        };
         let best_san = best.best_move.map(|m| san(&pos, m)).unwrap_or_default();
         if args.json {
             println!(

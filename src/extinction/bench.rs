@@ -15,9 +15,7 @@ pub const DEFAULT_DEPTH: u32 = 7;
 pub const BENCH_HASH_MB: usize = 16;
 
 /// Bench positions: openings, middle games and endgames (all six types present for both sides).
-pub const POSITIONS: &[&str] = &[
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-];
+pub const POSITIONS: &[&str] = &["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"];
 
 /// Result of a bench run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,7 +36,11 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
             continue;
         };
         let tt = TranspositionTable::new(BENCH_HASH_MB);
-        let options = SearchOptions { multipv: 1, searchmoves: Vec::new(), report: false };
+        let options = SearchOptions {
+            multipv: 1,
+            searchmoves: Vec::new(),
+            report: false,
+        };
         let result = search_blocking(&pos, &[], &tt, Limits::depth(depth), &options, &mut |_| {});
         nodes += result.nodes;
         if verbose {
@@ -47,12 +49,17 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
                 i + 1,
                 POSITIONS.len(),
                 result.nodes,
-                result.best_move.map_or("(none)".to_string(), |m| m.to_string()),
+                result
+                    .best_move
+                    .map_or("(none)".to_string(), |m| m.to_string()),
                 fen
             );
         }
     }
-    BenchResult { nodes, time_ms: started.elapsed().as_millis() as u64 }
+    BenchResult {
+        nodes,
+        time_ms: started.elapsed().as_millis() as u64,
+    }
 }
 
 /// Run the bench and print `Nodes searched` and `Nodes/second`.

@@ -114,7 +114,13 @@ impl Engine {
     /// An engine that reports finished searches on `events`.
     pub fn new(events: Sender<Event>) -> Engine {
         let options = EngineOptions::default();
-        Engine { tt: Arc::new(TranspositionTable::new(options.hash_mb)), options, running: None, next_id: 1, events }
+        Engine {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
+            running: None,
+            next_id: 1,
+            events,
+        }
     }
 
     /// Resize the transposition table (stops and discards any running search first).
@@ -141,11 +147,22 @@ impl Engine {
     }
 
     /// Start searching `pos` on a new thread; returns the search id.
-    pub fn start(&mut self, pos: &Position, history: &[u64], limits: Limits, options: SearchOptions, mut reporter: Reporter) -> u64 {
+    pub fn start(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: Limits,
+        options: SearchOptions,
+        mut reporter: Reporter,
+    ) -> u64 {
         self.abort();
         let id = self.next_id;
         self.next_id += 1;
-        let clock = Arc::new(SearchClock::start(limits, self.options.move_overhead_ms, Signals::new()));
+        let clock = Arc::new(SearchClock::start(
+            limits,
+            self.options.move_overhead_ms,
+            Signals::new(),
+        ));
         let thread_clock = Arc::clone(&clock);
         let tt = Arc::clone(&self.tt);
         let pos = pos.clone();
@@ -216,7 +233,10 @@ impl Engine {
 /// Parse a whole-number option value within `min..=max`.
 pub fn parse_spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
     let text = value.ok_or_else(|| format!("option {name}: missing value"))?;
-    let v: u64 = text.trim().parse().map_err(|_| format!("option {name}: bad number '{text}'"))?;
+    let v: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("option {name}: bad number '{text}'"))?;
     if v < min || v > max {
         return Err(format!("option {name}: {v} is outside {min}..{max}"));
     }
@@ -234,16 +254,27 @@ pub fn parse_check(name: &str, value: Option<&str>) -> Result<bool, String> {
 }
 
 /// Apply a named option common to both protocols; `Ok(false)` when the name is unknown.
-pub fn apply_common_option(engine: &mut Engine, name: &str, value: Option<&str>) -> Result<bool, String> {
+pub fn apply_common_option(
+    engine: &mut Engine,
+    name: &str,
+    value: Option<&str>,
+) -> Result<bool, String> {
     match name.to_ascii_lowercase().as_str() {
         "hash" => {
             let mb = parse_spin("Hash", value, 1, MAX_HASH_MB as u64)?;
             engine.set_hash(mb as usize);
         }
-        "threads" => engine.options.threads = parse_spin("Threads", value, 1, MAX_THREADS as u64)? as usize,
-        "multipv" => engine.options.multipv = parse_spin("MultiPV", value, 1, MAX_MULTIPV as u64)? as usize,
+        "threads" => {
+            engine.options.threads = parse_spin("Threads", value, 1, MAX_THREADS as u64)? as usize
+        }
+        "multipv" => {
+            engine.options.multipv = parse_spin("MultiPV", value, 1, MAX_MULTIPV as u64)? as usize
+        }
         "ponder" => engine.options.ponder = parse_check("Ponder", value)?,
-        "move overhead" => engine.options.move_overhead_ms = parse_spin("Move Overhead", value, 0, MAX_MOVE_OVERHEAD_MS)?,
+        "move overhead" => {
+            engine.options.move_overhead_ms =
+                parse_spin("Move Overhead", value, 0, MAX_MOVE_OVERHEAD_MS)?
+        }
         "clear hash" => engine.clear_hash(),
         _ => return Ok(false),
     }
@@ -260,7 +291,13 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         let mut engine = Engine::new(tx);
         let pos = Position::startpos();
-        let id = engine.start(&pos, &[], Limits::infinite(), SearchOptions::default(), Box::new(|_| {}));
+        let id = engine.start(
+            &pos,
+            &[],
+            Limits::infinite(),
+            SearchOptions::default(),
+            Box::new(|_| {}),
+        );
         std::thread::sleep(Duration::from_millis(50));
         let t = Instant::now();
         engine.stop();
@@ -277,12 +314,21 @@ mod tests {
     fn options_validate() {
         let (tx, _rx) = mpsc::channel();
         let mut engine = Engine::new(tx);
-        assert_eq!(apply_common_option(&mut engine, "Hash", Some("2")), Ok(true));
+        assert_eq!(
+            apply_common_option(&mut engine, "Hash", Some("2")),
+            Ok(true)
+        );
         assert_eq!(engine.tt().size_mb(), 2);
         assert!(apply_common_option(&mut engine, "Hash", Some("0")).is_err());
         assert!(apply_common_option(&mut engine, "MultiPV", Some("x")).is_err());
-        assert_eq!(apply_common_option(&mut engine, "move overhead", Some("100")), Ok(true));
+        assert_eq!(
+            apply_common_option(&mut engine, "move overhead", Some("100")),
+            Ok(true)
+        );
         assert_eq!(engine.options.move_overhead_ms, 100);
-        assert_eq!(apply_common_option(&mut engine, "Nonsense", Some("1")), Ok(false));
+        assert_eq!(
+            apply_common_option(&mut engine, "Nonsense", Some("1")),
+            Ok(false)
+        );
     }
 }

@@ -5,7 +5,9 @@
 //! type remain: the last one is nearly the game), threats against last-of-type pieces,
 //! piece-square tables, mobility and pawn structure, tapered between middle game and endgame.
 
-use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks};
+use shakmaty::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+};
 use shakmaty::{Bitboard, Color, Role, Square};
 
 use super::position::Position;
@@ -193,14 +195,28 @@ const fn king_table() -> [Score; 64] {
 
 /// The default weights (hand-set; a tuner may replace them).
 pub const DEFAULT_WEIGHTS: Weights = Weights {
-    piece_value: [Score(90, 110), Score(310, 300), Score(320, 320), Score(470, 520), Score(900, 920), Score(250, 300)],
+    piece_value: [
+        Score(90, 110),
+        Score(310, 300),
+        Score(320, 320),
+        Score(470, 520),
+        Score(900, 920),
+        Score(250, 300),
+    ],
     scarcity: [300, 200, 200, 220, 350, 350],
     last_piece_attacked: 60,
     last_pieces_forked: 500,
     attacks_enemy_last_piece: 800,
     last_piece_exposed: 12,
     hanging_piece: Score(30, 30),
-    mobility: [Score(0, 0), Score(4, 4), Score(5, 5), Score(3, 5), Score(2, 3), Score(0, 2)],
+    mobility: [
+        Score(0, 0),
+        Score(4, 4),
+        Score(5, 5),
+        Score(3, 5),
+        Score(2, 3),
+        Score(0, 2),
+    ],
     passed_pawn: [
         Score(0, 0),
         Score(5, 10),
@@ -233,7 +249,14 @@ pub fn see_value(role: Role) -> i32 {
     SEE_VALUE[role_index(role)]
 }
 
-const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+const ROLES: [Role; 6] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
 
 /// Maximum game phase (all minor and major pieces on the board).
 const MAX_PHASE: i32 = 24;
@@ -314,7 +337,10 @@ fn side_info(pos: &Position, color: Color) -> SideInfo {
         }
     }
     let attacks = attacks_by_role.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
-    SideInfo { attacks, attacks_by_role }
+    SideInfo {
+        attacks,
+        attacks_by_role,
+    }
 }
 
 /// Material, scarcity, piece-square and mobility for one side (White's orientation handled).
@@ -332,7 +358,11 @@ fn pieces_score(pos: &Position, color: Color, w: &Weights) -> Score {
             s -= Score(penalty, penalty);
         }
         for sq in pieces {
-            let idx = if color == Color::White { sq as usize } else { sq.flip_vertical() as usize };
+            let idx = if color == Color::White {
+                sq as usize
+            } else {
+                sq.flip_vertical() as usize
+            };
             s += w.psqt[ri][idx];
             if role != Role::Pawn {
                 let reach = (piece_attacks(role, color, sq, occupied) & !own).count() as i32;
@@ -354,7 +384,11 @@ fn pawn_structure(pos: &Position, color: Color, w: &Weights) -> Score {
     for sq in Bitboard(ours) {
         let file = sq.file() as u32;
         let rank = sq.rank() as u32;
-        let rel_rank = if color == Color::White { rank } else { 7 - rank };
+        let rel_rank = if color == Color::White {
+            rank
+        } else {
+            7 - rank
+        };
         let adjacent = (if file > 0 { file_mask(file - 1) } else { 0 })
             | (if file < 7 { file_mask(file + 1) } else { 0 });
         if ours & adjacent == 0 {
@@ -362,7 +396,11 @@ fn pawn_structure(pos: &Position, color: Color, w: &Weights) -> Score {
         }
         // Squares in front of the pawn on its own and adjacent files.
         let front_ranks = if color == Color::White {
-            if rank >= 7 { 0 } else { !0u64 << ((rank + 1) * 8) }
+            if rank >= 7 {
+                0
+            } else {
+                !0u64 << ((rank + 1) * 8)
+            }
         } else {
             (1u64 << (rank * 8)).wrapping_sub(1)
         };
@@ -378,7 +416,14 @@ fn pawn_structure(pos: &Position, color: Color, w: &Weights) -> Score {
 }
 
 /// Threat terms for `color` given both sides' attack maps; `to_move` says whether `color` moves.
-fn threats(pos: &Position, color: Color, ours: &SideInfo, theirs: &SideInfo, to_move: bool, w: &Weights) -> Score {
+fn threats(
+    pos: &Position,
+    color: Color,
+    ours: &SideInfo,
+    theirs: &SideInfo,
+    to_move: bool,
+    w: &Weights,
+) -> Score {
     let mut s = Score(0, 0);
     let last = last_of_type(pos, color);
     let attacked_last = (last & theirs.attacks).count() as i32;
@@ -404,7 +449,8 @@ fn threats(pos: &Position, color: Color, ours: &SideInfo, theirs: &SideInfo, to_
             let enemy = if role == Role::Knight {
                 theirs.attacks_by_role[role_index(Role::Knight)]
             } else {
-                theirs.attacks_by_role[role_index(role)] | theirs.attacks_by_role[role_index(Role::Queen)]
+                theirs.attacks_by_role[role_index(role)]
+                    | theirs.attacks_by_role[role_index(Role::Queen)]
             };
             if (from_here & enemy & !pos.by_color(color.other())).any() {
                 s -= Score(w.last_piece_exposed, w.last_piece_exposed);
@@ -413,7 +459,9 @@ fn threats(pos: &Position, color: Color, ours: &SideInfo, theirs: &SideInfo, to_
     }
     // Non-last pieces attacked and undefended, or attacked by a pawn.
     let loose = pos.by_color(color) & !last & theirs.attacks & !ours.attacks;
-    let pawn_hits = pos.by_color(color) & !pos.pieces(color, Role::Pawn) & !last
+    let pawn_hits = pos.by_color(color)
+        & !pos.pieces(color, Role::Pawn)
+        & !last
         & theirs.attacks_by_role[role_index(Role::Pawn)];
     s -= w.hanging_piece * (loose | pawn_hits).count() as i32;
     s

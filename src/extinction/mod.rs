@@ -22,17 +22,17 @@ pub use position::{Position, Undo};
 pub use types::{Move, MoveList, MAX_MOVES};
 
 // Engine: search, evaluation and protocols.
-pub mod timeman;
-pub mod tt;
-pub mod uci_command;
-pub mod xboard_command;
-pub mod evaluate;
-pub mod movepick;
-pub mod search;
-pub mod see;
 pub mod analyze;
 pub mod bench;
 pub mod engine;
+pub mod evaluate;
+pub mod movepick;
 pub mod protocol;
+pub mod search;
+pub mod see;
+pub mod timeman;
+pub mod tt;
 pub mod uci;
+pub mod uci_command;
 pub mod xboard;
+pub mod xboard_command;

@@ -93,7 +93,12 @@ impl ScoredMoves {
         killers: &[Move; 2],
         history: &History,
     ) -> ScoredMoves {
-        let mut sm = ScoredMoves { moves: [Move::NULL; MAX_MOVES], scores: [0; MAX_MOVES], len: 0, next: 0 };
+        let mut sm = ScoredMoves {
+            moves: [Move::NULL; MAX_MOVES],
+            scores: [0; MAX_MOVES],
+            len: 0,
+            next: 0,
+        };
         let us = pos.turn();
         for &m in list.iter() {
             let score = if m == hash_move {
@@ -133,7 +138,12 @@ impl ScoredMoves {
 
     /// Score captures/promotions for quiescence by MVV-LVA (winning captures first).
     pub fn for_quiescence(pos: &Position, list: &MoveList) -> ScoredMoves {
-        let mut sm = ScoredMoves { moves: [Move::NULL; MAX_MOVES], scores: [0; MAX_MOVES], len: 0, next: 0 };
+        let mut sm = ScoredMoves {
+            moves: [Move::NULL; MAX_MOVES],
+            scores: [0; MAX_MOVES],
+            len: 0,
+            next: 0,
+        };
         let them = pos.turn().other();
         for &m in list.iter() {
             let score = match pos.captured_role(m) {
@@ -185,10 +195,18 @@ mod tests {
     #[test]
     fn winning_capture_comes_first() {
         // Black's last bishop on d5 can be taken by the e4 pawn; the queen can take a2 pawn... any.
-        let pos = Position::from_fen("rn1qk1nr/pppppppp/8/3b4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let pos =
+            Position::from_fen("rn1qk1nr/pppppppp/8/3b4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1")
+                .unwrap();
         let mut list = MoveList::new();
         pos.generate_moves(&mut list);
-        let mut sm = ScoredMoves::for_search(&pos, &list, Move::NULL, &[Move::NULL; 2], &History::default());
+        let mut sm = ScoredMoves::for_search(
+            &pos,
+            &list,
+            Move::NULL,
+            &[Move::NULL; 2],
+            &History::default(),
+        );
         let (first, score) = sm.next_best().unwrap();
         assert_eq!(first, parse_uci(&pos, "e4d5").unwrap());
         assert!(score >= WINNING_CAPTURE_SCORE);
@@ -200,7 +218,8 @@ mod tests {
         let mut list = MoveList::new();
         pos.generate_moves(&mut list);
         let hash = parse_uci(&pos, "g1f3").unwrap();
-        let mut sm = ScoredMoves::for_search(&pos, &list, hash, &[Move::NULL; 2], &History::default());
+        let mut sm =
+            ScoredMoves::for_search(&pos, &list, hash, &[Move::NULL; 2], &History::default());
         assert_eq!(sm.next_best().unwrap().0, hash);
         let mut n = 1;
         while sm.next_best().is_some() {

@@ -7,7 +7,7 @@
 use shakmaty::Role;
 
 use super::evaluate::{can_capture_last_piece, evaluate, threatened_last_pieces};
-use super::movepick::{is_quiet, History, ScoredMoves};
+use super::movepick::{is_quiet, wins_by_extinction, History, ScoredMoves};
 use super::position::Position;
 use super::timeman::SearchClock;
 use super::tt::{Bound, TranspositionTable, TtHit};
@@ -136,7 +136,11 @@ pub struct SearchOptions {
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { multipv: 1, searchmoves: Vec::new(), report: true }
+        SearchOptions {
+            multipv: 1,
+            searchmoves: Vec::new(),
+            report: true,
+        }
     }
 }
 
@@ -182,7 +186,12 @@ pub struct Searcher<'a> {
 impl<'a> Searcher<'a> {
     /// A searcher for `pos`; `history_keys` are the keys of the earlier game positions (oldest
     /// first, the current position may be included last or not).
-    pub fn new(pos: &Position, history_keys: &[u64], tt: &'a TranspositionTable, clock: &'a SearchClock) -> Self {
+    pub fn new(
+        pos: &Position,
+        history_keys: &[u64],
+        tt: &'a TranspositionTable,
+        clock: &'a SearchClock,
+    ) -> Self {
         let mut keys: Vec<u64> = history_keys.to_vec();
         if keys.last() != Some(&pos.key()) {
             keys.push(pos.key());
@@ -267,6 +276,18 @@ impl<'a> Searcher<'a> {
         self.pv_len[ply] = child_len;
     }
 
+    /// Score of a position where the side to move captures a last-of-type piece, recording
+    /// that capture as the principal variation's last move.
+    fn win_now(&mut self, ply: usize) -> i32 {
+        let mut list = MoveList::new();
+        self.pos.generate_captures(&mut list);
+        if let Some(&m) = list.iter().find(|&&m| wins_by_extinction(&self.pos, m)) {
+            self.pv[ply][ply] = m;
+            self.pv_len[ply] = ply + 1;
+        }
+        MATE - (ply as i32 + 1)
+    }
+
     fn has_pieces_beyond_pawns(&self) -> bool {
         let us = self.pos.by_color(self.pos.turn());
         (us & !self.pos.by_role(Role::Pawn) & !self.pos.by_role(Role::King)).any()
@@ -286,7 +307,7 @@ impl<'a> Searcher<'a> {
             return s;
         }
         if can_capture_last_piece(&self.pos) {
-            return MATE - (ply as i32 + 1);
+            return self.win_now(ply);
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(&self.pos);
@@ -311,7 +332,13 @@ impl<'a> Searcher<'a> {
             self.pos.generate_captures(&mut list);
         }
         let mut moves = if evading {
-            ScoredMoves::for_search(&self.pos, &list, Move::NULL, &self.killers[ply], &self.history)
+            ScoredMoves::for_search(
+                &self.pos,
+                &list,
+                Move::NULL,
+                &self.killers[ply],
+                &self.history,
+            )
         } else {
             ScoredMoves::for_quiescence(&self.pos, &list)
         };
@@ -340,7 +367,15 @@ impl<'a> Searcher<'a> {
     }
 
     /// Principal variation search at an interior node.
-    fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, pv_node: bool, allow_null: bool) -> i32 {
+    fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+    ) -> i32 {
         if depth <= 0 {
             return self.quiescence(alpha, beta, ply, 0);
         }
@@ -367,7 +402,7 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
         if can_capture_last_piece(&self.pos) {
-            return MATE - (ply as i32 + 1);
+            return self.win_now(ply);
         }
 
         let key = self.pos.key();
@@ -422,7 +457,13 @@ impl<'a> Searcher<'a> {
             return 0; // stalemate
         }
         let extension = i32::from(in_danger && (ply as i32) < 2 * self.root_depth);
-        let mut moves = ScoredMoves::for_search(&self.pos, &list, hash_move, &self.killers[ply], &self.history);
+        let mut moves = ScoredMoves::for_search(
+            &self.pos,
+            &list,
+            hash_move,
+            &self.killers[ply],
+            &self.history,
+        );
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Move::NULL;
@@ -524,7 +565,15 @@ impl<'a> Searcher<'a> {
     }
 
     /// Search every root move from `first` on with window (alpha, beta); returns the best score.
-    fn search_root(&mut self, root_moves: &mut [RootMove], first: usize, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+    #[allow(clippy::needless_range_loop)] // root_moves is re-borrowed mutably after each search
+    fn search_root(
+        &mut self,
+        root_moves: &mut [RootMove],
+        first: usize,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let mut best = -INFINITE;
         self.pv_len[0] = 0;
         for rm in root_moves[first + 1..].iter_mut() {
@@ -594,8 +643,11 @@ pub fn search(
     if !pos.is_finished() {
         pos.generate_moves(&mut list);
     }
-    let hash_move = tt.probe(pos.key()).map_or(Move::NULL, |h| Move::from_u16(h.packed_move));
-    let mut ordered = ScoredMoves::for_search(pos, &list, hash_move, &[Move::NULL; 2], &searcher.history);
+    let hash_move = tt
+        .probe(pos.key())
+        .map_or(Move::NULL, |h| Move::from_u16(h.packed_move));
+    let mut ordered =
+        ScoredMoves::for_search(pos, &list, hash_move, &[Move::NULL; 2], &searcher.history);
     let mut root_moves: Vec<RootMove> = Vec::new();
     while let Some((m, _)) = ordered.next_best() {
         if options.searchmoves.is_empty() || options.searchmoves.contains(&m) {
@@ -610,14 +662,21 @@ pub fn search(
         }
     }
     if root_moves.is_empty() {
-        return SearchResult { best_move: None, ..SearchResult::default() };
+        return SearchResult {
+            best_move: None,
+            ..SearchResult::default()
+        };
     }
     let multipv = options.multipv.clamp(1, root_moves.len());
     let mut completed_depth = 0u32;
     let mut last_best = root_moves[0].mv;
     let mut stability = 0u32;
     let mut depth = 1u32;
-    let max_depth = clock.limits().depth.unwrap_or(MAX_PLY as u32 - 4).clamp(1, MAX_PLY as u32 - 4);
+    let max_depth = clock
+        .limits()
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 4)
+        .clamp(1, MAX_PLY as u32 - 4);
 
     while depth <= max_depth && clock.may_start_iteration(depth, stability) {
         searcher.root_depth = depth as i32;
@@ -628,13 +687,21 @@ pub fn search(
             let previous = root_moves[pv_index].previous_score;
             let mut delta = 30;
             let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
-                ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
+                (
+                    (previous - delta).max(-INFINITE),
+                    (previous + delta).min(INFINITE),
+                )
             } else {
                 (-INFINITE, INFINITE)
             };
             loop {
-                let score = searcher.search_root(&mut root_moves, pv_index, depth as i32, alpha, beta);
-                root_moves[pv_index..].sort_by(|a, b| b.score.cmp(&a.score).then(b.previous_score.cmp(&a.previous_score)));
+                let score =
+                    searcher.search_root(&mut root_moves, pv_index, depth as i32, alpha, beta);
+                root_moves[pv_index..].sort_by(|a, b| {
+                    b.score
+                        .cmp(&a.score)
+                        .then(b.previous_score.cmp(&a.previous_score))
+                });
                 if searcher.stopped {
                     break;
                 }
@@ -652,7 +719,7 @@ pub fn search(
                     beta = INFINITE;
                 }
             }
-            root_moves[..=pv_index].sort_by(|a, b| b.score.cmp(&a.score));
+            root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if searcher.stopped {
                 break;
             }
@@ -693,7 +760,6 @@ pub fn search(
         // A proven result cannot change with more depth once the win/loss is well inside it.
         if (is_win(best_score) || is_loss(best_score))
             && MATE - best_score.abs() < depth as i32
-            && !clock.must_wait_for_stop()
             && multipv == 1
         {
             break;
@@ -702,7 +768,7 @@ pub fn search(
     }
     if completed_depth == 0 {
         // Stopped before depth 1 finished: still answer with the best-ordered move.
-        root_moves.sort_by(|a, b| b.score.cmp(&a.score));
+        root_moves.sort_by_key(|rm| std::cmp::Reverse(rm.score));
     }
     let best = &root_moves[0];
     SearchResult {

@@ -10,7 +10,14 @@ use super::types::Move;
 /// Value standing for "this exchange wins the game" (far above any material swing).
 pub const SEE_WIN: i32 = 20_000;
 
-const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+const ROLES: [Role; 6] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
 
 fn counts(pos: &Position) -> [[i32; 6]; 2] {
     let mut c = [[0; 6]; 2];
@@ -72,7 +79,9 @@ pub fn see(pos: &Position, m: Move) -> i32 {
             break;
         }
         let Some((attacker_sq, attacker_role)) = ROLES.iter().find_map(|&role| {
-            (attackers & pos.pieces(side, role)).first().map(|sq| (sq, role))
+            (attackers & pos.pieces(side, role))
+                .first()
+                .map(|sq| (sq, role))
         }) else {
             break;
         };

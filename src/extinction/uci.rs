@@ -5,8 +5,8 @@ use std::sync::mpsc::Receiver;
 use shakmaty::Color;
 
 use super::engine::{
-    apply_common_option, spawn_input_thread, Engine, Event, DEFAULT_HASH_MB, ENGINE_AUTHOR, ENGINE_NAME,
-    MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
+    apply_common_option, spawn_input_thread, Engine, Event, DEFAULT_HASH_MB, ENGINE_AUTHOR,
+    ENGINE_NAME, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
 };
 use super::evaluate::evaluate;
 use super::game::Game;
@@ -85,15 +85,28 @@ pub struct UciSession {
 impl UciSession {
     fn new() -> UciSession {
         let (tx, rx) = spawn_input_thread();
-        UciSession { engine: Engine::new(tx), game: Game::new(Position::startpos()), events: rx }
+        UciSession {
+            engine: Engine::new(tx),
+            game: Game::new(Position::startpos()),
+            events: rx,
+        }
     }
 
     fn print_identity(&self) {
-        say(&format!("id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION")));
+        say(&format!(
+            "id name {ENGINE_NAME} {}",
+            env!("CARGO_PKG_VERSION")
+        ));
         say(&format!("id author {ENGINE_AUTHOR}"));
-        say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
-        say(&format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"));
-        say(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"));
+        say(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+        ));
+        say(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
+        say(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        ));
         say("option name Ponder type check default false");
         say(&format!(
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
@@ -135,11 +148,15 @@ impl UciSession {
             match parse_uci(game.position(), text) {
                 Ok(m) if game.play(m) => {}
                 Ok(_) => {
-                    error(&format!("illegal move '{text}'; position kept up to the previous move"));
+                    error(&format!(
+                        "illegal move '{text}'; position kept up to the previous move"
+                    ));
                     break;
                 }
                 Err(e) => {
-                    error(&format!("illegal move '{text}': {e}; position kept up to the previous move"));
+                    error(&format!(
+                        "illegal move '{text}': {e}; position kept up to the previous move"
+                    ));
                     break;
                 }
             }
@@ -159,7 +176,10 @@ impl UciSession {
             for (m, n) in &rows {
                 say(&format!("{m}: {n}"));
             }
-            say(&format!("Nodes searched: {}", rows.iter().map(|r| r.1).sum::<u64>()));
+            say(&format!(
+                "Nodes searched: {}",
+                rows.iter().map(|r| r.1).sum::<u64>()
+            ));
             return;
         }
         if let Some(outcome) = self.game.outcome() {
@@ -173,9 +193,19 @@ impl UciSession {
             }
         }
         let limits = limits_from_go(go, pos.turn());
-        let options = SearchOptions { multipv: self.engine.options.multipv, searchmoves, report: true };
+        let options = SearchOptions {
+            multipv: self.engine.options.multipv,
+            searchmoves,
+            report: true,
+        };
         let keys = self.game.keys().to_vec();
-        self.engine.start(&pos, &keys, limits, options, Box::new(|info| say(&info_line(info))));
+        self.engine.start(
+            &pos,
+            &keys,
+            limits,
+            options,
+            Box::new(|info| say(&info_line(info))),
+        );
     }
 
     fn print_best(&mut self, result: Option<super::search::SearchResult>) {
@@ -211,9 +241,20 @@ impl UciSession {
                 self.set_position(&start, &moves);
             }
             UciCommand::Go(go) => self.go(&go),
-            UciCommand::Stop => self.engine.stop(),
+            UciCommand::Stop => {
+                if self.engine.is_searching() {
+                    let result = self.engine.stop_and_wait();
+                    self.print_best(result);
+                }
+            }
             UciCommand::PonderHit => self.engine.ponderhit(),
-            UciCommand::Quit => return false,
+            UciCommand::Quit => {
+                if self.engine.is_searching() {
+                    let result = self.engine.stop_and_wait();
+                    self.print_best(result);
+                }
+                return false;
+            }
             UciCommand::Display => {
                 let pos = self.game.position();
                 say(&format!("info string fen {}", pos.fen()));
@@ -221,7 +262,10 @@ impl UciSession {
                     say(&format!("info string {row}"));
                 }
             }
-            UciCommand::Eval => say(&format!("info string eval {} (side to move)", evaluate(self.game.position()))),
+            UciCommand::Eval => say(&format!(
+                "info string eval {} (side to move)",
+                evaluate(self.game.position())
+            )),
             UciCommand::Unknown(word) => error(&format!("unknown command '{word}'")),
             UciCommand::Malformed(msg) => error(&msg),
         }
@@ -275,7 +319,13 @@ mod tests {
 
     #[test]
     fn limits_pick_side_to_move() {
-        let go = GoCommand { wtime: Some(1000), btime: Some(2000), winc: Some(5), binc: Some(7), ..GoCommand::default() };
+        let go = GoCommand {
+            wtime: Some(1000),
+            btime: Some(2000),
+            winc: Some(5),
+            binc: Some(7),
+            ..GoCommand::default()
+        };
         let l = limits_from_go(&go, Color::Black);
         assert_eq!(l.time_left_ms, Some(2000));
         assert_eq!(l.increment_ms, 7);

@@ -6,7 +6,8 @@ use std::sync::mpsc::Receiver;
 use shakmaty::{Color, Square};
 
 use super::engine::{
-    apply_common_option, spawn_input_thread, Engine, Event, ENGINE_NAME, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
+    apply_common_option, spawn_input_thread, Engine, Event, ENGINE_NAME, MAX_MOVE_OVERHEAD_MS,
+    MAX_MULTIPV,
 };
 use super::game::Game;
 use super::notation::parse_uci;
@@ -31,7 +32,14 @@ pub fn xboard_score(score: i32) -> i32 {
 /// A thinking-output line: `depth score centiseconds nodes pv`.
 pub fn thinking_line(info: &SearchInfo) -> String {
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-    format!("{} {} {} {} {}", info.depth, xboard_score(info.score), info.time_ms / 10, info.nodes, pv.join(" "))
+    format!(
+        "{} {} {} {} {}",
+        info.depth,
+        xboard_score(info.score),
+        info.time_ms / 10,
+        info.nodes,
+        pv.join(" ")
+    )
 }
 
 /// The `feature` lines sent in reply to `protover 2`.
@@ -69,7 +77,11 @@ pub fn highlight_board(pos: &Position, from: Square) -> String {
     let mut marks = [None; 64];
     for &m in list.iter() {
         if m.from() == from {
-            let target = if m.is_castle() { m.castle_king_to() } else { m.to() };
+            let target = if m.is_castle() {
+                m.castle_king_to()
+            } else {
+                m.to()
+            };
             marks[target as usize] = Some(if pos.is_capture(m) { 'R' } else { 'Y' });
         }
     }
@@ -153,7 +165,10 @@ impl XboardSession {
     }
 
     fn limits(&self) -> Limits {
-        let mut limits = Limits { depth: self.depth_limit, ..Limits::default() };
+        let mut limits = Limits {
+            depth: self.depth_limit,
+            ..Limits::default()
+        };
         if let Some(st) = self.seconds_per_move {
             limits.move_time_ms = Some((st * 1000.0) as u64);
         } else if let Some(cs) = self.engine_time_cs {
@@ -162,7 +177,8 @@ impl XboardSession {
                 limits.increment_ms = level.increment_ms;
                 if level.moves_per_session > 0 {
                     let played = self.game.position().fullmoves().saturating_sub(1);
-                    limits.moves_to_go = Some(level.moves_per_session - played % level.moves_per_session);
+                    limits.moves_to_go =
+                        Some(level.moves_per_session - played % level.moves_per_session);
                 }
             }
         } else if self.depth_limit.is_none() {
@@ -183,11 +199,16 @@ impl XboardSession {
         if self.game_over || self.game.outcome().is_some() {
             return;
         }
-        let options = SearchOptions { multipv: 1, searchmoves: Vec::new(), report: self.post };
+        let options = SearchOptions {
+            multipv: 1,
+            searchmoves: Vec::new(),
+            report: self.post,
+        };
         let keys = self.game.keys().to_vec();
         let limits = self.limits();
         let reporter = self.reporter();
-        self.engine.start(self.game.position(), &keys, limits, options, reporter);
+        self.engine
+            .start(self.game.position(), &keys, limits, options, reporter);
         self.purpose = Some(Purpose::Move);
     }
 
@@ -196,17 +217,28 @@ impl XboardSession {
         if self.game.outcome().is_some() {
             return;
         }
-        let options = SearchOptions { multipv: self.engine.options.multipv, searchmoves: Vec::new(), report: true };
+        let options = SearchOptions {
+            multipv: self.engine.options.multipv,
+            searchmoves: Vec::new(),
+            report: true,
+        };
         let keys = self.game.keys().to_vec();
         let reporter = self.reporter();
-        self.engine.start(self.game.position(), &keys, Limits::infinite(), options, reporter);
+        self.engine.start(
+            self.game.position(),
+            &keys,
+            Limits::infinite(),
+            options,
+            reporter,
+        );
         self.purpose = Some(Purpose::Analysis);
     }
 
     fn maybe_think(&mut self) {
         if self.analyzing {
             self.start_analysis();
-        } else if !self.force && !self.game_over && self.game.position().turn() == self.engine_color {
+        } else if !self.force && !self.game_over && self.game.position().turn() == self.engine_color
+        {
             self.start_thinking();
         }
     }
@@ -245,7 +277,11 @@ impl XboardSession {
             }
         };
         if self.game_over || !self.game.play(m) {
-            let reason = if self.game_over { "game is over" } else { "not legal here" };
+            let reason = if self.game_over {
+                "game is over"
+            } else {
+                "not legal here"
+            };
             say(&format!("Illegal move ({reason}): {text}"));
             return;
         }
@@ -380,7 +416,10 @@ impl XboardSession {
             XboardCommand::Cores(n) => self.set_option("Threads", Some(&n.max(1).to_string())),
             XboardCommand::Option { name, value } => self.set_option(&name, value.as_deref()),
             XboardCommand::Lift(text) => match text.parse::<Square>() {
-                Ok(sq) => say(&format!("highlight {}", highlight_board(self.game.position(), sq))),
+                Ok(sq) => say(&format!(
+                    "highlight {}",
+                    highlight_board(self.game.position(), sq)
+                )),
                 Err(_) => say(&format!("Error (bad square): {text}")),
             },
             XboardCommand::Put(_) | XboardCommand::Hover(_) => {}
@@ -446,6 +485,8 @@ mod tests {
         let lines = feature_lines();
         assert_eq!(lines.first().unwrap(), "feature done=0");
         assert_eq!(lines.last().unwrap(), "feature done=1");
-        assert!(lines.iter().any(|l| l.contains("variants=\"extinction\"") && l.contains("setboard=1")));
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("variants=\"extinction\"") && l.contains("setboard=1")));
     }
 }

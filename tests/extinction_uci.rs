@@ -1,0 +1,289 @@
+//! The engine over UCI, driven through pipes like a GUI: handshake, whole games, options,
+//! stop latency, bad input, closed stdin, and the sample game's forced loss.
+
+mod engine_process;
+
+use std::time::{Duration, Instant};
+
+use engine_process::{legal_moves, random_move, sample_game_final_fen, EngineProcess, Lcg};
+use variant_engines::extinction::{parse_uci, Game, Position};
+
+const T: Duration = Duration::from_secs(10);
+
+fn handshake(e: &mut EngineProcess) -> Vec<String> {
+    e.send("uci");
+    let (_, before) = e.expect_prefix(T, "uciok");
+    e.send("isready");
+    e.expect_prefix(T, "readyok");
+    before
+}
+
+fn bestmove(line: &str) -> &str {
+    line.split_whitespace().nth(1).expect("bestmove has a move")
+}
+
+#[test]
+fn handshake_lists_options_and_variant() {
+    let mut e = EngineProcess::start(&["uci"]);
+    let lines = handshake(&mut e);
+    assert!(lines.iter().any(|l| l.starts_with("id name")));
+    for option in ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "missing {option}"
+        );
+    }
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("option name UCI_Variant type combo") && l.contains("var extinction")));
+    assert!(e.close_and_wait(T).expect("exits").success());
+}
+
+#[test]
+fn auto_detects_uci_from_first_line() {
+    let mut e = EngineProcess::start(&[]);
+    handshake(&mut e);
+    e.send("quit");
+    assert!(e.wait(T).expect("exits").success());
+}
+
+/// Engine (fixed depth) against a random mover that the test referees with the rules core.
+#[test]
+fn whole_game_against_random_mover_is_legal_and_ends_properly() {
+    for seed in [1u64, 7] {
+        let mut e = EngineProcess::start(&["uci"]);
+        handshake(&mut e);
+        e.send("setoption name UCI_Variant value extinction");
+        e.send("ucinewgame");
+        let mut game = Game::new(Position::startpos());
+        let mut rng = Lcg(seed);
+        let mut moves: Vec<String> = Vec::new();
+        let engine_white = seed % 2 == 1;
+        let mut plies = 0;
+        while game.outcome().is_none() && plies < 300 {
+            let engine_turn = (game.position().turn() == shakmaty::Color::White) == engine_white;
+            let m = if engine_turn {
+                e.send(&format!("position startpos moves {}", moves.join(" ")));
+                e.send("go depth 3");
+                let (line, _) = e.expect_prefix(T, "bestmove");
+                let text = bestmove(&line).to_string();
+                let m = parse_uci(game.position(), &text)
+                    .unwrap_or_else(|err| panic!("engine move {text}: {err}"));
+                assert!(
+                    legal_moves(game.position()).contains(&m),
+                    "engine played illegal {text}"
+                );
+                m
+            } else {
+                random_move(&game, &mut rng)
+            };
+            moves.push(m.to_string());
+            assert!(game.play(m));
+            plies += 1;
+        }
+        let outcome = game.outcome().expect("a game against a random mover ends");
+        // A depth-3 engine must beat a random mover.
+        let engine_color = if engine_white {
+            shakmaty::Color::White
+        } else {
+            shakmaty::Color::Black
+        };
+        assert_eq!(
+            outcome.winner,
+            Some(engine_color),
+            "outcome {outcome} after {plies} plies"
+        );
+        // Asked to move in the finished position, it answers with the null move.
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go depth 2");
+        let (line, _) = e.expect_prefix(T, "bestmove");
+        assert_eq!(bestmove(&line), "0000");
+        e.send("quit");
+        assert!(e.wait(T).expect("exits").success());
+    }
+}
+
+#[test]
+fn stop_during_infinite_answers_quickly() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    // No bestmove may arrive before stop.
+    assert!(e
+        .drain(Duration::from_millis(50))
+        .iter()
+        .all(|l| !l.starts_with("bestmove")));
+    let sent = Instant::now();
+    e.send("stop");
+    let (line, _) = e.expect_prefix(T, "bestmove");
+    let latency = sent.elapsed();
+    assert!(
+        latency < Duration::from_millis(250),
+        "stop took {latency:?}"
+    );
+    let mut game = Game::new(Position::startpos());
+    game.play_uci("e2e4").unwrap();
+    game.play_uci("e7e5").unwrap();
+    let m = parse_uci(game.position(), bestmove(&line)).expect("parsable bestmove");
+    assert!(legal_moves(game.position()).contains(&m));
+}
+
+#[test]
+fn infinite_search_of_a_solved_position_still_waits_for_stop() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    e.send(&format!("position fen {}", sample_game_final_fen()));
+    e.send("go infinite");
+    let extra = e.drain(Duration::from_millis(500));
+    assert!(
+        extra.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove before stop: {extra:?}"
+    );
+    e.send("stop");
+    e.expect_prefix(T, "bestmove");
+}
+
+#[test]
+fn ponder_then_ponderhit_produces_a_move() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 2000 btime 2000");
+    let early = e.drain(Duration::from_millis(300));
+    assert!(early.iter().all(|l| !l.starts_with("bestmove")));
+    e.send("ponderhit");
+    let (line, _) = e.expect_prefix(Duration::from_secs(3), "bestmove");
+    assert!(bestmove(&line).len() >= 4);
+}
+
+#[test]
+fn bad_input_is_reported_and_state_stays_sane() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    let errors = |e: &mut EngineProcess, cmd: &str| {
+        e.send(cmd);
+        e.send("isready");
+        let (_, before) = e.expect_prefix(T, "readyok");
+        assert!(
+            before.iter().any(|l| l.starts_with("info string error")),
+            "no error for '{cmd}': {before:?}"
+        );
+    };
+    errors(&mut e, "frobnicate now");
+    errors(&mut e, "go depth banana");
+    errors(&mut e, "position fen not/a/fen w - - 0 1");
+    errors(&mut e, "setoption name Hash value -3");
+    errors(&mut e, "setoption name NoSuchOption value 1");
+    errors(&mut e, "setoption name UCI_Variant value chess");
+    errors(&mut e, "position");
+    // An illegal move keeps the position up to the last legal move.
+    errors(&mut e, "position startpos moves e2e4 e7e5 e1e5 d7d5");
+    e.send("d");
+    let (fen_line, _) = e.expect_prefix(T, "info string fen");
+    let mut game = Game::new(Position::startpos());
+    game.play_uci("e2e4").unwrap();
+    game.play_uci("e7e5").unwrap();
+    assert_eq!(
+        fen_line.trim_start_matches("info string fen "),
+        game.position().fen()
+    );
+    // Still searches normally.
+    e.send("go depth 2");
+    let (line, _) = e.expect_prefix(T, "bestmove");
+    let m = parse_uci(game.position(), bestmove(&line)).expect("legal bestmove");
+    assert!(legal_moves(game.position()).contains(&m));
+    // Garbage, long lines and invalid UTF-8 do not kill it.
+    e.send_bytes(b"\xff\xfe\x00garbage\n");
+    e.send(&"x".repeat(100_000));
+    e.send("go wtime -100 btime -100");
+    e.expect_prefix(T, "bestmove");
+    e.send("isready");
+    e.expect_prefix(T, "readyok");
+    assert!(e.close_and_wait(T).expect("exits").success());
+}
+
+#[test]
+fn option_changes_take_effect() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    e.send("setoption name Hash value 1");
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Move Overhead value 5");
+    e.send("setoption name MultiPV value 3");
+    e.send("setoption name Clear Hash");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let (_, before) = e.expect_prefix(T, "bestmove");
+    let depth4: Vec<&String> = before
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
+    assert_eq!(depth4.len(), 3, "{before:?}");
+    for (i, l) in depth4.iter().enumerate() {
+        assert!(l.contains(&format!(" multipv {} ", i + 1)), "{l}");
+    }
+    // Distinct first moves in the three lines.
+    let firsts: std::collections::HashSet<&str> = depth4
+        .iter()
+        .map(|l| l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap())
+        .collect();
+    assert_eq!(firsts.len(), 3);
+}
+
+#[test]
+fn closed_stdin_during_search_ends_the_process() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let status = e
+        .close_and_wait(Duration::from_secs(3))
+        .expect("exits after stdin closes");
+    assert!(status.success());
+}
+
+#[test]
+fn sample_game_final_position_is_lost_in_four_within_a_second() {
+    let fen = sample_game_final_fen();
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    e.send(&format!("position fen {fen}"));
+    e.send("go movetime 1000");
+    let (line, before) = e.expect_prefix(T, "bestmove");
+    let mate_line = before
+        .iter()
+        .find(|l| l.contains(" score mate -4 "))
+        .unwrap_or_else(|| panic!("no mate -4 in {before:?}"));
+    let time: u64 = mate_line
+        .split(" time ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(time <= 1000, "{mate_line}");
+    let pos = Position::from_fen(&fen).unwrap();
+    assert!(legal_moves(&pos).contains(&parse_uci(&pos, bestmove(&line)).unwrap()));
+    // The reported PV really ends the game with White's loss after 4 White moves.
+    let pv: Vec<&str> = mate_line
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    let mut game = Game::new(pos);
+    for m in &pv {
+        game.play_uci(m)
+            .unwrap_or_else(|err| panic!("pv move {m}: {err}"));
+    }
+    let outcome = game.outcome().expect("pv ends the game");
+    assert_eq!(outcome.winner, Some(shakmaty::Color::Black));
+    assert_eq!(pv.len(), 8);
+}
