@@ -109,7 +109,9 @@ proptest! {
             }
             let m = list[c as usize % list.len()];
             let before = pos.clone();
+            let predicted = pos.winner_after(m);
             let undo = pos.do_move(m);
+            prop_assert_eq!(predicted, pos.extinction_outcome().and_then(|o| o.winner));
             prop_assert_eq!(pos.key(), pos.compute_key());
             let fen_key = Position::from_fen(&pos.fen()).unwrap().key();
             prop_assert_eq!(pos.key(), fen_key);

@@ -3,10 +3,11 @@
 
 use std::fmt;
 
-use shakmaty::Color;
+use shakmaty::{Color, Role};
 
 use super::notation::{color_name, role_plural};
 use super::position::Position;
+use super::types::Move;
 
 /// How a game ended: the winner (`None` for a draw) and a human-readable reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +59,23 @@ impl Position {
                     reason: format!("{}'s {} are extinct", color_name(loser), role_plural(role)),
                 });
             }
+        }
+        None
+    }
+
+    /// Who wins by extinction right after `m` (a legal move here), computed from piece counts
+    /// without playing it; `None` if the game goes on. Cheap enough for search.
+    #[inline]
+    pub fn winner_after(&self, m: Move) -> Option<Color> {
+        let us = self.turn();
+        let them = us.other();
+        if let Some(role) = self.captured_role(m) {
+            if self.count(them, role) == 1 {
+                return Some(us);
+            }
+        }
+        if m.promotion().is_some() && self.count(us, Role::Pawn) == 1 {
+            return Some(them);
         }
         None
     }
