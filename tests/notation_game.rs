@@ -116,10 +116,14 @@ fn san_forms() {
 fn game_outcomes() {
     // Stalemate with every type on the board: White's pieces are walled in by their own
     // pawns, which are blocked by Black's (Fairy-Stockfish 11.1 also gives perft(1) = 0).
-    let stalemate = Position::from_fen("rnbqkbnr/8/8/8/1p1p1p1p/pPpPpPpP/PRPRP1P1/KBNQN3 w - - 0 1").unwrap();
+    let stalemate =
+        Position::from_fen("rnbqkbnr/8/8/8/1p1p1p1p/pPpPpPpP/PRPRP1P1/KBNQN3 w - - 0 1").unwrap();
     assert!(stalemate.extinction_outcome().is_none());
     let o = Game::new(stalemate).outcome().unwrap();
-    assert_eq!((o.winner, o.reason.as_str(), o.result_str()), (None, "stalemate", "1/2-1/2"));
+    assert_eq!(
+        (o.winner, o.reason.as_str(), o.result_str()),
+        (None, "stalemate", "1/2-1/2")
+    );
 
     // Fifty-move rule.
     let fifty =

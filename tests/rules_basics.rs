@@ -70,3 +70,109 @@ fn uci_errors() {
         Err(MoveError::GameOver(_))
     ));
 }
+
+#[test]
+fn fen_errors_are_one_line_and_specific() {
+    for (fen, needle) in [
+        ("", "empty"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "ranks"),
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "count",
+        ),
+        (
+            "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "more than 8",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+            "unknown piece",
+        ),
+        (
+            "rnbqkbnp/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "pawn on rank 8",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "side to move",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1",
+            "castling",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1",
+            "wrong rank",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+            "en passant",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+            "halfmove",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -3",
+            "fullmove",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+            "extra",
+        ),
+        ("8/8/8/8/8/8/8/4K3 w - - 0 1", "Black has no pieces"),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w - - 0 1",
+            "24 pieces",
+        ),
+    ] {
+        let err = Position::from_fen(fen).unwrap_err().to_string();
+        assert!(err.contains(needle), "{fen}: {err}");
+        assert!(!err.contains('\n'));
+    }
+    // Missing counters default to 0 1.
+    let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq -").unwrap();
+    assert_eq!(
+        (pos.halfmove_clock(), pos.fullmoves(), pos.turn()),
+        (0, 1, Color::Black)
+    );
+}
+
+#[test]
+fn castling_notations() {
+    // Shredder-FEN and X-FEN give the same rights; FEN output uses KQkq.
+    let shredder = Position::from_fen("r3k2r/pbnq4/8/8/8/8/PBNQ4/R3K2R w HAha - 0 1").unwrap();
+    assert_eq!(
+        shredder.fen(),
+        "r3k2r/pbnq4/8/8/8/8/PBNQ4/R3K2R w KQkq - 0 1"
+    );
+    // An inner rook needs its file letter; K means the outermost rook.
+    let inner = Position::from_fen("rr2k2r/pbnq4/8/8/8/8/PBNQ4/RR2K2R w Bb - 0 1").unwrap();
+    assert_eq!(inner.fen(), "rr2k2r/pbnq4/8/8/8/8/PBNQ4/RR2K2R w Bb - 0 1");
+    let m = parse_uci(&inner, "e1c1").unwrap();
+    assert!(m.is_castle());
+    assert_eq!(
+        inner.after(m).fen(),
+        "rr2k2r/pbnq4/8/8/8/8/PBNQ4/R1KR3R b b - 1 1"
+    );
+    // Chess960-style king on f1: printed and parsed as king takes rook.
+    let f1 = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1KNR w H - 0 1").unwrap();
+    let empty_g1 =
+        Position::from_fen("rnbqkbnr/pppppppp/8/8/8/6N1/PPPPPPPP/RNBQ1K1R w H - 0 1").unwrap();
+    assert!(parse_uci(&f1, "f1h1").is_err(), "g1 is occupied");
+    let castle = parse_uci(&empty_g1, "f1h1").unwrap();
+    assert!(castle.is_castle());
+    assert_eq!(castle.to_string(), "f1h1");
+    assert!(!parse_uci(&empty_g1, "f1g1").unwrap().is_castle());
+    assert_eq!(
+        empty_g1.after(castle).fen(),
+        "rnbqkbnr/pppppppp/8/8/8/6N1/PPPPPPPP/RNBQ1RK1 b - - 1 1"
+    );
+    // Rights without a matching king or rook are dropped.
+    let no_rook =
+        Position::from_fen("rnbqkbn1/pppppppr/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1").unwrap();
+    assert_eq!(
+        no_rook.fen(),
+        "rnbqkbn1/pppppppr/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qq - 0 1"
+    );
+}

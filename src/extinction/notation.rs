@@ -346,6 +346,33 @@ impl Position {
     }
 }
 
+impl fmt::Display for Position {
+    /// An 8x8 ASCII diagram (White at the bottom) followed by the FEN and the key.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..8).rev() {
+            write!(f, "{} ", rank + 1)?;
+            for file in 0..8 {
+                let c = self.board[rank * 8 + file];
+                let ch = if c == 0 {
+                    '.'
+                } else {
+                    let p = decode(c);
+                    if p.color == Color::White {
+                        p.role.upper_char()
+                    } else {
+                        p.role.char()
+                    }
+                };
+                write!(f, "{ch} ")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "  a b c d e f g h")?;
+        writeln!(f, "Fen: {}", self.fen())?;
+        write!(f, "Key: {:016x}", self.key)
+    }
+}
+
 /// "White" or "Black".
 pub fn color_name(color: Color) -> &'static str {
     match color {
