@@ -49,3 +49,38 @@ fn malformed_input_is_one_line_on_stderr_with_exit_code_2() {
         assert!(!err.contains("panicked"));
     }
 }
+
+#[test]
+fn solve_json_has_the_documented_shape() {
+    let (code, out, _) = run(&["solve", "4n/5/1p1N1/5/N3P", "--turns", "1", "--json"]);
+    assert_eq!(code, 0);
+    // Hand-solved matching game (see tests/apocalypse_solver.rs): White's strategy is unique.
+    assert!(
+        out.starts_with(r#"{"value": 0.5, "white": {"a1b3": 0.5, "d3b2": 0.5}, "black": {"#),
+        "{out}"
+    );
+    assert!(out.contains(r#""turns": 1, "nodes": "#), "{out}");
+    assert_eq!(out.trim().lines().count(), 1);
+    for method in [&[][..], &["--plain"][..]] {
+        let mut args = vec!["solve", "start", "--turns", "2", "--json"];
+        args.extend_from_slice(method);
+        let (code, out, _) = run(&args);
+        assert_eq!(code, 0);
+        assert!(out.starts_with(r#"{"value": 0, "white": {"#), "{out}");
+    }
+}
+
+#[test]
+fn solve_text_output_lists_strategies_and_exploitability() {
+    let (code, out, _) = run(&["solve", "4n/5/1p1N1/5/N3P 00 0 1", "--turns", "1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("value (White): 0.500000000"), "{out}");
+    assert!(out.contains("White: a1b3 0.500000, d3b2 0.500000"), "{out}");
+    assert!(out.contains("exploitability: "), "{out}");
+    let (code, _, err) = run(&["solve", "start", "--turns", "x"]);
+    assert_eq!(code, 2);
+    assert!(!err.contains("panicked"));
+    let (code, _, err) = run(&["solve", "5/p4/5/P4/5 0", "--turns", "2"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.trim().lines().count(), 1);
+}

@@ -2,6 +2,8 @@
 
 use std::process::ExitCode;
 
+use std::time::Instant;
+
 use clap::{Parser, Subcommand};
 use variant_engines::apocalypse::board::Side;
 use variant_engines::apocalypse::moves::{declarable_moves, to_action};
@@ -11,6 +13,7 @@ use variant_engines::apocalypse::notation::{
 use variant_engines::apocalypse::outcome::outcome;
 use variant_engines::apocalypse::report::describe_turn;
 use variant_engines::apocalypse::resolve::resolve;
+use variant_engines::apocalypse::solver::{self, Method, RootSolution};
 
 /// Apocalypse (5x5 simultaneous-move chess variant): rules and exact solver.
 #[derive(Parser)]
@@ -35,6 +38,183 @@ enum Command {
         #[arg(num_args = 1..=2, required = true)]
         joint_move: Vec<String>,
     },
+    /// Solve the game cut off after N turns: value and both optimal mixed strategies.
+    Solve {
+        /// Position (quote it) or `start`.
+        position: Vec<String>,
+        /// Number of turns (unfinished after them scores 0).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=50))]
+        turns: u32,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Use plain backward induction (no pruning).
+        #[arg(long)]
+        plain: bool,
+    },
+    /// Run both solvers on the positions of a file and compare nodes and times.
+    Bench {
+        /// Lines `POSITION ; TURNS ; both|pruned` (`#` starts a comment).
+        #[arg(long, default_value = "benches/apocalypse-positions.txt")]
+        file: String,
+    },
+}
+
+/// One solver run for the benchmark: value, nodes, milliseconds.
+fn bench_run(
+    pos: &variant_engines::apocalypse::Position,
+    turns: u32,
+    method: Method,
+) -> (f64, u64, f64) {
+    let started = Instant::now();
+    let root = solver::solve(pos, turns, method);
+    (
+        root.value,
+        root.nodes,
+        started.elapsed().as_secs_f64() * 1000.0,
+    )
+}
+
+fn bench(file: &str) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    println!(
+        "{:<40} {:>5} {:>10} {:>12} {:>10} {:>12} {:>10} {:>8}",
+        "position",
+        "turns",
+        "value",
+        "plain nodes",
+        "plain ms",
+        "pruned nodes",
+        "pruned ms",
+        "ratio"
+    );
+    let mut ratios = Vec::new();
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        let [position, turns, methods] = fields[..] else {
+            return Err(format!(
+                "bad bench line '{line}': expected POSITION ; TURNS ; METHODS"
+            ));
+        };
+        let pos = parse_position(position)?;
+        let turns: u32 = turns
+            .parse()
+            .map_err(|_| format!("bad turns in '{line}'"))?;
+        let (value, nodes, millis) = bench_run(&pos, turns, Method::Pruned);
+        let (plain_nodes, plain_ms, ratio) = if methods == "both" {
+            let (plain_value, plain_nodes, plain_ms) = bench_run(&pos, turns, Method::Plain);
+            if (plain_value - value).abs() > 1e-6 {
+                return Err(format!(
+                    "{position}: pruned value {value} differs from plain {plain_value}"
+                ));
+            }
+            let ratio = plain_nodes as f64 / nodes.max(1) as f64;
+            ratios.push(ratio);
+            (
+                plain_nodes.to_string(),
+                format!("{plain_ms:.1}"),
+                format!("{ratio:.1}"),
+            )
+        } else {
+            ("-".to_string(), "-".to_string(), "-".to_string())
+        };
+        println!(
+            "{:<40} {:>5} {:>10.6} {:>12} {:>10} {:>12} {:>10.1} {:>8}",
+            position,
+            turns,
+            clean(value),
+            plain_nodes,
+            plain_ms,
+            nodes,
+            millis,
+            ratio
+        );
+    }
+    if !ratios.is_empty() {
+        ratios.sort_by(f64::total_cmp);
+        println!(
+            "node ratio plain/pruned: median {:.1}, min {:.1}, max {:.1}",
+            ratios[ratios.len() / 2],
+            ratios[0],
+            ratios[ratios.len() - 1]
+        );
+    }
+    Ok(())
+}
+
+/// A strategy as (move, probability), largest first, zero-probability moves left out.
+fn strategy_lines(
+    moves: &[variant_engines::apocalypse::Move],
+    probs: &[f64],
+) -> Vec<(String, f64)> {
+    let mut out: Vec<(String, f64)> = moves
+        .iter()
+        .zip(probs)
+        .filter(|(_, &p)| p > 1e-12)
+        .map(|(&m, &p)| (format_move(m), p))
+        .collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1));
+    out
+}
+
+/// A float for output: rounding noise and negative zero removed.
+fn clean(v: f64) -> f64 {
+    let r = (v * 1e12).round() / 1e12;
+    if r == 0.0 {
+        0.0
+    } else {
+        r
+    }
+}
+
+fn json_strategy(lines: &[(String, f64)]) -> String {
+    let parts: Vec<String> = lines
+        .iter()
+        .map(|(m, p)| format!("\"{m}\": {}", clean(*p)))
+        .collect();
+    format!("{{{}}}", parts.join(", "))
+}
+
+fn print_solution(root: &RootSolution, turns: u32, json: bool, exploitability: f64, millis: f64) {
+    let white = strategy_lines(&root.white_moves, &root.white);
+    let black = strategy_lines(&root.black_moves, &root.black);
+    if json {
+        println!(
+            "{{\"value\": {}, \"white\": {}, \"black\": {}, \"turns\": {}, \"nodes\": {}, \"exploitability\": {}, \"time_ms\": {:.1}}}",
+            clean(root.value),
+            json_strategy(&white),
+            json_strategy(&black),
+            turns,
+            root.nodes,
+            clean(exploitability),
+            millis
+        );
+        return;
+    }
+    println!("value (White): {:.9}", clean(root.value));
+    for (name, lines) in [("White", &white), ("Black", &black)] {
+        let parts: Vec<String> = lines
+            .iter()
+            .map(|(m, p)| format!("{m} {:.6}", clean(*p)))
+            .collect();
+        println!(
+            "{name}: {}",
+            if parts.is_empty() {
+                "(no moves)".to_string()
+            } else {
+                parts.join(", ")
+            }
+        );
+    }
+    println!(
+        "turns: {turns}  nodes: {}  time: {:.1} ms",
+        root.nodes, millis
+    );
+    println!("exploitability: {:.3e}", exploitability);
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -79,6 +259,29 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{}", outcome(&next).describe());
             Ok(())
         }
+        Command::Solve {
+            position,
+            turns,
+            json,
+            plain,
+        } => {
+            let pos = parse_position(&position.join(" "))?;
+            let method = if plain { Method::Plain } else { Method::Pruned };
+            let started = Instant::now();
+            let root = solver::solve(&pos, turns, method);
+            let millis = started.elapsed().as_secs_f64() * 1000.0;
+            let (exploitability, _) = solver::exploitability(&pos, turns, &root);
+            if !json {
+                print!("{}", diagram(&pos));
+                let state = outcome(&pos);
+                if state.is_over() {
+                    println!("game over: {}", state.describe());
+                }
+            }
+            print_solution(&root, turns, json, exploitability, millis);
+            Ok(())
+        }
+        Command::Bench { file } => bench(&file),
     }
 }
 

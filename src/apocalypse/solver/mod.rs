@@ -1,1 +1,180 @@
-//! Solvers of the N-turn truncated game: plain backward induction and a pruned solver.
+//! Solvers of the N-turn truncated game (clarification 5): plain backward induction (the
+//! reference) and a pruned solver (serialized alpha-beta bounds + double-oracle alpha-beta).
+
+pub mod plain;
+pub mod pruned;
+pub mod serialized;
+pub mod table;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::board::{Position, Side};
+use super::moves::{declarable_moves, Move};
+use super::outcome::{outcome, QUIET_LIMIT};
+use super::resolve::resolve;
+use super::zobrist::game_key;
+use crate::matrix_game::{self, Matrix};
+
+/// Values closer than this are treated as equal by the pruning logic.
+pub const EPS: f64 = 1e-10;
+
+/// Which solver to run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Method {
+    /// Backward induction over every joint move (with a transposition table, no pruning).
+    Plain,
+    /// Serialized alpha-beta bounds and double-oracle alpha-beta.
+    Pruned,
+}
+
+/// Value and optimal strategies at the root of an N-turn game.
+#[derive(Clone, Debug)]
+pub struct RootSolution {
+    /// Value for White.
+    pub value: f64,
+    /// White's declarable moves, in generation order.
+    pub white_moves: Vec<Move>,
+    /// Black's declarable moves, in generation order.
+    pub black_moves: Vec<Move>,
+    /// White's optimal mixed strategy (one probability per move in `white_moves`).
+    pub white: Vec<f64>,
+    /// Black's optimal mixed strategy.
+    pub black: Vec<f64>,
+    /// Positions generated (one per resolved joint move).
+    pub nodes: u64,
+}
+
+/// Value of a finished position or of the cut-off; `None` if the game goes on.
+pub fn leaf_value(pos: &Position, remaining: u32) -> Option<f64> {
+    let state = outcome(pos);
+    if state.is_over() {
+        Some(state.value())
+    } else if remaining == 0 {
+        Some(0.0)
+    } else {
+        None
+    }
+}
+
+/// Transposition key of the game from `pos` with `remaining` turns.
+pub fn key(pos: &Position, remaining: u32) -> u64 {
+    game_key(pos, remaining, QUIET_LIMIT)
+}
+
+/// Declarable moves in search order: captures first, then footman moves, forfeit last.
+/// The order is stable and side-relative, so mirrored positions search mirrored trees.
+pub fn ordered_moves(pos: &Position, side: Side) -> Vec<Move> {
+    let mut moves = declarable_moves(pos, side);
+    let enemy = side.opponent().index();
+    let s = side.index();
+    let score = |m: &Move| -> u8 {
+        if m.is_forfeit() {
+            return 0;
+        }
+        let to = 1u32 << m.to;
+        if pos.footmen[enemy] & to != 0 {
+            4
+        } else if pos.horsemen[enemy] & to != 0 {
+            3
+        } else if pos.footmen[s] & (1 << m.from) != 0 {
+            2
+        } else {
+            1
+        }
+    };
+    moves.sort_by_key(|m| std::cmp::Reverse(score(m)));
+    moves
+}
+
+/// Resolve a joint move, counting the generated position.
+pub fn child(pos: &Position, white: Move, black: Move, nodes: &AtomicU64) -> Position {
+    nodes.fetch_add(1, Ordering::Relaxed);
+    resolve(pos, [white, black]).0
+}
+
+/// Solve an N-turn game with the chosen method.
+pub fn solve(pos: &Position, turns: u32, method: Method) -> RootSolution {
+    match method {
+        Method::Plain => plain::PlainSolver::default().solve_root(pos, turns),
+        Method::Pruned => pruned::PrunedSolver::default().solve_root(pos, turns),
+    }
+}
+
+/// Exact values of the root's joint moves, row by row, for the rows and columns asked for
+/// (others are left NaN).
+pub fn root_matrix(
+    pos: &Position,
+    turns: u32,
+    solver: &pruned::PrunedSolver,
+    white_moves: &[Move],
+    black_moves: &[Move],
+    wanted: impl Fn(usize, usize) -> bool + Sync,
+) -> Matrix {
+    use rayon::prelude::*;
+    let cols = black_moves.len();
+    let data: Vec<f64> = (0..white_moves.len() * cols)
+        .into_par_iter()
+        .map(|k| {
+            let (i, j) = (k / cols, k % cols);
+            if !wanted(i, j) {
+                return f64::NAN;
+            }
+            let next = child(pos, white_moves[i], black_moves[j], &solver.nodes);
+            solver.exact_value(&next, turns - 1)
+        })
+        .collect();
+    Matrix::new(white_moves.len(), cols, data)
+}
+
+/// Best-response gain of each player against the other's root strategy, summed: 0 for an
+/// optimal pair. Sub-values are exact values of the (N-1)-turn subgames.
+pub fn exploitability(pos: &Position, turns: u32, root: &RootSolution) -> (f64, u64) {
+    if root.white_moves.is_empty() || turns == 0 {
+        return (0.0, 0);
+    }
+    let solver = pruned::PrunedSolver::default();
+    let m = root_matrix(
+        pos,
+        turns,
+        &solver,
+        &root.white_moves,
+        &root.black_moves,
+        |i, j| root.white[i] > 0.0 || root.black[j] > 0.0,
+    );
+    let white_best = (0..m.rows)
+        .map(|i| {
+            (0..m.cols)
+                .filter(|&j| root.black[j] > 0.0)
+                .map(|j| root.black[j] * m.at(i, j))
+                .sum::<f64>()
+        })
+        .fold(f64::NEG_INFINITY, f64::max);
+    let black_best = (0..m.cols)
+        .map(|j| {
+            (0..m.rows)
+                .filter(|&i| root.white[i] > 0.0)
+                .map(|i| root.white[i] * m.at(i, j))
+                .sum::<f64>()
+        })
+        .fold(f64::INFINITY, f64::min);
+    let gain = (white_best - root.value) + (root.value - black_best);
+    (gain.max(0.0), solver.nodes())
+}
+
+/// Solve a matrix and wrap it as a root solution.
+pub fn root_from_matrix(
+    white_moves: Vec<Move>,
+    black_moves: Vec<Move>,
+    m: &Matrix,
+    nodes: u64,
+) -> RootSolution {
+    let sol = matrix_game::solve(m);
+    RootSolution {
+        value: sol.value,
+        white_moves,
+        black_moves,
+        white: sol.row_strategy,
+        black: sol.col_strategy,
+        nodes,
+    }
+}

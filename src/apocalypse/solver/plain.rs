@@ -1,0 +1,89 @@
+//! Plain backward induction: every joint move of every position is solved exactly (the
+//! reference for tests and benchmarks). A transposition table, but no pruning.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use super::table::Table;
+use super::{child, key, leaf_value, ordered_moves, root_from_matrix, RootSolution};
+use crate::apocalypse::board::{Position, Side};
+use crate::apocalypse::moves::Move;
+use crate::matrix_game::{self, Matrix};
+
+/// Backward induction with a transposition table on (position, remaining turns).
+#[derive(Default)]
+pub struct PlainSolver {
+    table: Table<f64>,
+    nodes: AtomicU64,
+}
+
+impl PlainSolver {
+    /// Positions generated so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Exact value of the `remaining`-turn game from `pos`.
+    pub fn value(&self, pos: &Position, remaining: u32) -> f64 {
+        if let Some(v) = leaf_value(pos, remaining) {
+            return v;
+        }
+        let k = key(pos, remaining);
+        if let Some(v) = self.table.get(k) {
+            return v;
+        }
+        let m = self.matrix(pos, remaining, false);
+        let v = matrix_game::solve(&m).value;
+        self.table.merge(k, v, |_, new| new);
+        v
+    }
+
+    fn matrix(&self, pos: &Position, remaining: u32, parallel: bool) -> Matrix {
+        let white = ordered_moves(pos, Side::White);
+        let black = ordered_moves(pos, Side::Black);
+        let entry = |k: usize| {
+            let (i, j) = (k / black.len(), k % black.len());
+            let next = child(pos, white[i], black[j], &self.nodes);
+            self.value(&next, remaining - 1)
+        };
+        let n = white.len() * black.len();
+        let data: Vec<f64> = if parallel {
+            (0..n).into_par_iter().map(entry).collect()
+        } else {
+            (0..n).map(entry).collect()
+        };
+        Matrix::new(white.len(), black.len(), data)
+    }
+
+    /// The root's moves and the exact values of all its joint moves (rows: White's moves).
+    pub fn root_matrix(&self, pos: &Position, turns: u32) -> (Vec<Move>, Vec<Move>, Matrix) {
+        let m = self.matrix(pos, turns, true);
+        (
+            ordered_moves(pos, Side::White),
+            ordered_moves(pos, Side::Black),
+            m,
+        )
+    }
+
+    /// Value and strategies at the root; the root's subgames are spread over rayon workers.
+    pub fn solve_root(&self, pos: &Position, turns: u32) -> RootSolution {
+        if let Some(v) = leaf_value(pos, turns) {
+            return RootSolution {
+                value: v,
+                white_moves: Vec::new(),
+                black_moves: Vec::new(),
+                white: Vec::new(),
+                black: Vec::new(),
+                nodes: 0,
+            };
+        }
+        let m = self.matrix(pos, turns, true);
+        root_from_matrix(
+            ordered_moves(pos, Side::White),
+            ordered_moves(pos, Side::Black),
+            &m,
+            self.nodes(),
+        )
+    }
+}

@@ -1,0 +1,496 @@
+//! The pruned solver: serialized alpha-beta bounds, then double-oracle alpha-beta
+//! (Bosansky, Lisy, Lanctot, Cermak, Winands: "Algorithms for computing strategies in
+//! two-player simultaneous move games", AIJ 2016).
+//!
+//! At each position: if the serialized games' values coincide, that is the value. Otherwise a
+//! restricted matrix game (a few rows and columns) is solved, and each player's best response
+//! to the other's restricted optimum is searched over all its moves. A subgame is searched only
+//! with a window telling whether it can make its row (column) a better response than the best
+//! one so far, so most entries of the full matrix are never solved exactly. Bounds found on the
+//! way let the position fail high or low against its caller's window.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use super::serialized::{self, serial_key, Leader, SerialEntry};
+use super::table::Table;
+use super::{child, key, leaf_value, ordered_moves, RootSolution, EPS};
+use crate::apocalypse::board::{Position, Side};
+use crate::apocalypse::moves::Move;
+use crate::matrix_game::{self, Matrix};
+
+/// Lower and upper bound on the value of a game; exact when they (nearly) meet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// Lower bound.
+    pub lo: f64,
+    /// Upper bound.
+    pub hi: f64,
+}
+
+impl Bounds {
+    /// Nothing known: values lie in [-1, 1].
+    pub const UNKNOWN: Bounds = Bounds { lo: -1.0, hi: 1.0 };
+
+    /// An exact value.
+    pub fn exact(v: f64) -> Bounds {
+        Bounds { lo: v, hi: v }
+    }
+
+    /// Whether the bounds pin the value down.
+    pub fn is_exact(self) -> bool {
+        self.hi - self.lo <= EPS
+    }
+
+    /// Whether the bounds answer a search with window (alpha, beta): exact, or (up to EPS)
+    /// failing high or low.
+    pub fn decides(self, alpha: f64, beta: f64) -> bool {
+        self.is_exact() || self.lo >= beta - EPS || self.hi <= alpha + EPS
+    }
+
+    /// The value (midpoint of the bounds).
+    pub fn value(self) -> f64 {
+        0.5 * (self.lo + self.hi)
+    }
+
+    /// Intersection of two valid bounds (rounding noise resolved to the midpoint).
+    pub fn meet(self, other: Bounds) -> Bounds {
+        let lo = self.lo.max(other.lo);
+        let hi = self.hi.min(other.hi);
+        if lo > hi {
+            Bounds::exact(0.5 * (lo + hi))
+        } else {
+            Bounds { lo, hi }
+        }
+    }
+}
+
+/// Double-oracle alpha-beta with serialized bounds and transposition tables.
+#[derive(Default)]
+pub struct PrunedSolver {
+    exact: Table<Bounds>,
+    serial: Table<SerialEntry>,
+    pub(crate) nodes: AtomicU64,
+}
+
+/// A position being solved: its moves and what is known about each joint move's subgame.
+struct Node<'a> {
+    solver: &'a PrunedSolver,
+    pos: Position,
+    remaining: u32,
+    white: Vec<Move>,
+    black: Vec<Move>,
+    children: Vec<Option<(Position, Bounds)>>,
+}
+
+impl<'a> Node<'a> {
+    fn new(solver: &'a PrunedSolver, pos: &Position, remaining: u32) -> Node<'a> {
+        let white = ordered_moves(pos, Side::White);
+        let black = ordered_moves(pos, Side::Black);
+        let n = white.len() * black.len();
+        Node {
+            solver,
+            pos: *pos,
+            remaining,
+            white,
+            black,
+            children: vec![None; n],
+        }
+    }
+
+    fn index(&self, i: usize, j: usize) -> usize {
+        i * self.black.len() + j
+    }
+
+    /// The subgame's position and its bounds, from the tables on first use.
+    fn entry(&mut self, i: usize, j: usize) -> (Position, Bounds) {
+        let k = self.index(i, j);
+        if let Some(e) = self.children[k] {
+            return e;
+        }
+        let next = child(&self.pos, self.white[i], self.black[j], &self.solver.nodes);
+        let bounds = self.solver.known_bounds(&next, self.remaining - 1);
+        self.children[k] = Some((next, bounds));
+        (next, bounds)
+    }
+
+    fn bounds(&mut self, i: usize, j: usize) -> Bounds {
+        self.entry(i, j).1
+    }
+
+    /// Search the subgame with a window and record what was learned.
+    fn search(&mut self, i: usize, j: usize, alpha: f64, beta: f64) -> Bounds {
+        let (next, known) = self.entry(i, j);
+        let found = self
+            .solver
+            .search(&next, self.remaining - 1, alpha, beta)
+            .meet(known);
+        let k = self.index(i, j);
+        self.children[k] = Some((next, found));
+        found
+    }
+
+    /// Make every entry of rows x cols exact (in parallel at the root).
+    fn fill(&mut self, rows: &[usize], cols: &[usize], parallel: bool) {
+        let mut todo = Vec::new();
+        for &i in rows {
+            for &j in cols {
+                let (next, b) = self.entry(i, j);
+                if !b.is_exact() {
+                    todo.push((i, j, next, b));
+                }
+            }
+        }
+        let solver = self.solver;
+        let remaining = self.remaining - 1;
+        let solve = |&(i, j, next, b): &(usize, usize, Position, Bounds)| {
+            (i, j, solver.search(&next, remaining, -1.0, 1.0).meet(b))
+        };
+        let results: Vec<(usize, usize, Bounds)> = if parallel {
+            todo.par_iter().map(solve).collect()
+        } else {
+            todo.iter().map(solve).collect()
+        };
+        for (i, j, b) in results {
+            let k = self.index(i, j);
+            if let Some(e) = self.children[k].as_mut() {
+                e.1 = b;
+            }
+        }
+    }
+
+    /// White's best response to `y` among rows outside `rows`, if one beats `threshold`.
+    fn white_best_response(
+        &mut self,
+        rows: &[usize],
+        cols: &[usize],
+        y: &[f64],
+        mut threshold: f64,
+    ) -> Option<usize> {
+        let mut support: Vec<(usize, f64)> = cols
+            .iter()
+            .zip(y)
+            .filter(|(_, &p)| p > 0.0)
+            .map(|(&j, &p)| (j, p))
+            .collect();
+        support.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut candidates: Vec<(usize, f64)> = (0..self.white.len())
+            .filter(|i| !rows.contains(i))
+            .map(|i| {
+                let optimistic = support.iter().map(|&(j, p)| p * self.bounds(i, j).hi).sum();
+                (i, optimistic)
+            })
+            .collect();
+        candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut best = None;
+        for (i, mut optimistic) in candidates {
+            if optimistic <= threshold + EPS {
+                break;
+            }
+            for &(j, p) in &support {
+                let known = self.bounds(i, j);
+                if known.is_exact() {
+                    continue;
+                }
+                // The row can only beat the threshold if this entry exceeds `need`.
+                let need = (threshold + EPS - (optimistic - p * known.hi)) / p;
+                let found = if need >= known.hi {
+                    Bounds {
+                        lo: known.lo,
+                        hi: need.min(known.hi),
+                    }
+                } else {
+                    self.search(i, j, need - EPS, known.hi)
+                };
+                optimistic += p * (found.hi - known.hi);
+                if optimistic <= threshold + EPS {
+                    break;
+                }
+            }
+            if optimistic > threshold + EPS {
+                threshold = optimistic;
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// Black's best response to `x` among columns outside `cols`, if one beats `threshold`.
+    fn black_best_response(
+        &mut self,
+        rows: &[usize],
+        cols: &[usize],
+        x: &[f64],
+        mut threshold: f64,
+    ) -> Option<usize> {
+        let mut support: Vec<(usize, f64)> = rows
+            .iter()
+            .zip(x)
+            .filter(|(_, &p)| p > 0.0)
+            .map(|(&i, &p)| (i, p))
+            .collect();
+        support.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut candidates: Vec<(usize, f64)> = (0..self.black.len())
+            .filter(|j| !cols.contains(j))
+            .map(|j| {
+                let optimistic = support.iter().map(|&(i, p)| p * self.bounds(i, j).lo).sum();
+                (j, optimistic)
+            })
+            .collect();
+        candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let mut best = None;
+        for (j, mut optimistic) in candidates {
+            if optimistic >= threshold - EPS {
+                break;
+            }
+            for &(i, p) in &support {
+                let known = self.bounds(i, j);
+                if known.is_exact() {
+                    continue;
+                }
+                let need = (threshold - EPS - (optimistic - p * known.lo)) / p;
+                let found = if need <= known.lo {
+                    Bounds {
+                        lo: need.max(known.lo),
+                        hi: known.hi,
+                    }
+                } else {
+                    self.search(i, j, known.lo, need + EPS)
+                };
+                optimistic += p * (found.lo - known.lo);
+                if optimistic >= threshold - EPS {
+                    break;
+                }
+            }
+            if optimistic < threshold - EPS {
+                threshold = optimistic;
+                best = Some(j);
+            }
+        }
+        best
+    }
+
+    fn restricted_matrix(&mut self, rows: &[usize], cols: &[usize]) -> Matrix {
+        let mut data = Vec::with_capacity(rows.len() * cols.len());
+        for &i in rows {
+            for &j in cols {
+                data.push(self.bounds(i, j).value());
+            }
+        }
+        Matrix::new(rows.len(), cols.len(), data)
+    }
+}
+
+/// Result of the double oracle at one position.
+struct Oracle {
+    bounds: Bounds,
+    rows: Vec<usize>,
+    cols: Vec<usize>,
+    x: Vec<f64>,
+    y: Vec<f64>,
+}
+
+impl PrunedSolver {
+    /// Positions generated so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Bounds on a subgame known without searching: exact table, serialized values, leaves.
+    fn known_bounds(&self, pos: &Position, remaining: u32) -> Bounds {
+        if let Some(v) = leaf_value(pos, remaining) {
+            return Bounds::exact(v);
+        }
+        let mut b = self
+            .exact
+            .get(key(pos, remaining))
+            .unwrap_or(Bounds::UNKNOWN);
+        if let Some(e) = self.serial.get(serial_key(pos, remaining, Leader::White)) {
+            b.lo = b.lo.max(e.lo);
+        }
+        if let Some(e) = self.serial.get(serial_key(pos, remaining, Leader::Black)) {
+            b.hi = b.hi.min(e.hi);
+        }
+        b.meet(Bounds::UNKNOWN)
+    }
+
+    /// Exact value of the `remaining`-turn game from `pos`.
+    pub fn exact_value(&self, pos: &Position, remaining: u32) -> f64 {
+        self.search(pos, remaining, -1.0, 1.0).value()
+    }
+
+    /// Search with window (alpha, beta). The result is exact, or (up to EPS) has lo >= beta
+    /// (fail high) or hi <= alpha (fail low). The full window (-1, 1) always gives the value.
+    pub fn search(&self, pos: &Position, remaining: u32, alpha: f64, beta: f64) -> Bounds {
+        if let Some(v) = leaf_value(pos, remaining) {
+            return Bounds::exact(v);
+        }
+        let k = key(pos, remaining);
+        let mut b = self.known_bounds(pos, remaining);
+        if b.decides(alpha, beta) {
+            return b;
+        }
+        b = b.meet(self.serial_bounds(pos, remaining, alpha, beta, b));
+        if !b.decides(alpha, beta) {
+            b = b.meet(
+                self.double_oracle(pos, remaining, alpha, beta, b, false)
+                    .bounds,
+            );
+        }
+        self.exact.merge(k, b, Bounds::meet);
+        b
+    }
+
+    /// Bounds from the two serialized games, searched within the window.
+    fn serial_bounds(
+        &self,
+        pos: &Position,
+        remaining: u32,
+        alpha: f64,
+        beta: f64,
+        known: Bounds,
+    ) -> Bounds {
+        let (a, b) = (alpha.max(known.lo), beta.min(known.hi));
+        let mut out = known;
+        let lower = serialized::search(
+            &self.serial,
+            &self.nodes,
+            pos,
+            remaining,
+            a,
+            b,
+            Leader::White,
+        );
+        if lower > a {
+            out.lo = out.lo.max(lower);
+        }
+        if out.lo >= beta {
+            return out.meet(Bounds::UNKNOWN);
+        }
+        let upper = serialized::search(
+            &self.serial,
+            &self.nodes,
+            pos,
+            remaining,
+            a,
+            b,
+            Leader::Black,
+        );
+        if upper < b {
+            out.hi = out.hi.min(upper);
+        }
+        out.meet(Bounds::UNKNOWN)
+    }
+
+    fn serial_best(&self, pos: &Position, remaining: u32, leader: Leader) -> usize {
+        self.serial
+            .get(serial_key(pos, remaining, leader))
+            .map_or(0, |e| e.best as usize)
+    }
+
+    /// The double-oracle loop. With `root`, runs until both best responses fail to improve so
+    /// the restricted strategies are optimal, and fills restricted entries in parallel.
+    fn double_oracle(
+        &self,
+        pos: &Position,
+        remaining: u32,
+        alpha: f64,
+        beta: f64,
+        known: Bounds,
+        root: bool,
+    ) -> Oracle {
+        let mut node = Node::new(self, pos, remaining);
+        let first_row = self
+            .serial_best(pos, remaining, Leader::White)
+            .min(node.white.len() - 1);
+        let first_col = self
+            .serial_best(pos, remaining, Leader::Black)
+            .min(node.black.len() - 1);
+        let mut rows = vec![first_row];
+        let mut cols = vec![first_col];
+        let mut bounds = known;
+        loop {
+            node.fill(&rows, &cols, root);
+            let m = node.restricted_matrix(&rows, &cols);
+            let sol = matrix_game::solve(&m);
+            let v = sol.value;
+            let white_threshold = if root { v } else { v.max(alpha) };
+            let black_threshold = if root { v } else { v.min(beta) };
+            let new_row =
+                node.white_best_response(&rows, &cols, &sol.col_strategy, white_threshold);
+            let new_col =
+                node.black_best_response(&rows, &cols, &sol.row_strategy, black_threshold);
+            // Rows outside the restricted game pay at most the threshold against y (pruned
+            // rows were bounded below it), rows inside at most v: an upper bound. Likewise below.
+            if new_row.is_none() {
+                bounds.hi = bounds.hi.min(white_threshold + EPS);
+            }
+            if new_col.is_none() {
+                bounds.lo = bounds.lo.max(black_threshold - EPS);
+            }
+            bounds = bounds.meet(Bounds::UNKNOWN);
+            let converged = new_row.is_none() && new_col.is_none();
+            if converged && white_threshold == v && black_threshold == v {
+                bounds = Bounds::exact(v);
+            }
+            let cut = bounds.decides(alpha, beta);
+            if converged || (cut && !root) {
+                return Oracle {
+                    bounds,
+                    rows,
+                    cols,
+                    x: sol.row_strategy,
+                    y: sol.col_strategy,
+                };
+            }
+            rows.extend(new_row);
+            cols.extend(new_col);
+        }
+    }
+
+    /// Value and optimal strategies at the root.
+    pub fn solve_root(&self, pos: &Position, turns: u32) -> RootSolution {
+        if let Some(v) = leaf_value(pos, turns) {
+            return RootSolution {
+                value: v,
+                white_moves: Vec::new(),
+                black_moves: Vec::new(),
+                white: Vec::new(),
+                black: Vec::new(),
+                nodes: 0,
+            };
+        }
+        let white_moves = ordered_moves(pos, Side::White);
+        let black_moves = ordered_moves(pos, Side::Black);
+        let mut white = vec![0.0; white_moves.len()];
+        let mut black = vec![0.0; black_moves.len()];
+        let serial = self.serial_bounds(pos, turns, -1.0, 1.0, Bounds::UNKNOWN);
+        let value = if serial.is_exact() {
+            // Pure strategies: White's serialized maximin move guarantees the lower bound, Black's
+            // minimax move concedes no more than the upper bound.
+            white[self.serial_best(pos, turns, Leader::White)] = 1.0;
+            black[self.serial_best(pos, turns, Leader::Black)] = 1.0;
+            serial.value()
+        } else {
+            let oracle = self.double_oracle(pos, turns, -1.0, 1.0, serial, true);
+            for (&i, &p) in oracle.rows.iter().zip(&oracle.x) {
+                white[i] = p;
+            }
+            for (&j, &p) in oracle.cols.iter().zip(&oracle.y) {
+                black[j] = p;
+            }
+            oracle.bounds.value()
+        };
+        self.exact
+            .merge(key(pos, turns), Bounds::exact(value), Bounds::meet);
+        RootSolution {
+            value,
+            white_moves,
+            black_moves,
+            white,
+            black,
+            nodes: self.nodes(),
+        }
+    }
+}

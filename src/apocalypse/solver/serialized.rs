@@ -1,0 +1,144 @@
+//! Serialized alpha-beta: the N-turn game made sequential by letting one player commit first
+//! every turn. With White committing first the value is a lower bound on the simultaneous
+//! game's value (maximin <= mixed value at every turn); with Black first, an upper bound.
+//! Values of serialized games are pure minimax values, so they are always -1, 0 or +1.
+
+use std::sync::atomic::AtomicU64;
+
+use super::table::Table;
+use super::{child, key, leaf_value, ordered_moves};
+use crate::apocalypse::board::{Position, Side};
+
+/// Stored fail-soft bounds of a serialized value plus the best first move found.
+#[derive(Clone, Copy, Debug)]
+pub struct SerialEntry {
+    /// Lower bound on the serialized value.
+    pub lo: f64,
+    /// Upper bound on the serialized value.
+    pub hi: f64,
+    /// Index (in `ordered_moves` order) of the committing player's best move.
+    pub best: u16,
+}
+
+/// Which player commits first every turn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Leader {
+    /// White commits first: a lower bound.
+    White,
+    /// Black commits first: an upper bound.
+    Black,
+}
+
+const BLACK_FIRST_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
+
+/// Key of a serialized game (distinct for the two leaders).
+pub fn serial_key(pos: &Position, remaining: u32, leader: Leader) -> u64 {
+    match leader {
+        Leader::White => key(pos, remaining).rotate_left(17) ^ 0x9E37_79B9_7F4A_7C15,
+        Leader::Black => key(pos, remaining).rotate_left(17) ^ BLACK_FIRST_SALT,
+    }
+}
+
+/// Fail-soft alpha-beta over a serialized game: the result r satisfies: alpha < r < beta means
+/// exact, r <= alpha means the value is <= r, r >= beta means the value is >= r.
+pub fn search(
+    table: &Table<SerialEntry>,
+    nodes: &AtomicU64,
+    pos: &Position,
+    remaining: u32,
+    mut alpha: f64,
+    mut beta: f64,
+    leader: Leader,
+) -> f64 {
+    if let Some(v) = leaf_value(pos, remaining) {
+        return v;
+    }
+    let k = serial_key(pos, remaining, leader);
+    let stored = table.get(k);
+    if let Some(e) = stored {
+        if e.lo >= beta || e.lo == e.hi {
+            return e.lo;
+        }
+        if e.hi <= alpha {
+            return e.hi;
+        }
+        alpha = alpha.max(e.lo);
+        beta = beta.min(e.hi);
+    }
+    let (first_side, second_side) = match leader {
+        Leader::White => (Side::White, Side::Black),
+        Leader::Black => (Side::Black, Side::White),
+    };
+    let first = ordered_moves(pos, first_side);
+    let second = ordered_moves(pos, second_side);
+    let mut order: Vec<usize> = (0..first.len()).collect();
+    if let Some(e) = stored {
+        let b = e.best as usize;
+        if b < order.len() {
+            order[..=b].rotate_right(1);
+        }
+    }
+    // Work in the leader's point of view: it maximises `sign * value`.
+    let sign = if leader == Leader::White { 1.0 } else { -1.0 };
+    let (a0, b0) = if sign > 0.0 {
+        (alpha, beta)
+    } else {
+        (-beta, -alpha)
+    };
+    let mut best = f64::NEG_INFINITY;
+    let mut best_index = 0u16;
+    for &i1 in &order {
+        let m1 = first[i1];
+        let a = a0.max(best);
+        let mut reply = f64::INFINITY;
+        for &m2 in &second {
+            let next = match leader {
+                Leader::White => child(pos, m1, m2, nodes),
+                Leader::Black => child(pos, m2, m1, nodes),
+            };
+            let (ca, cb) = (a, b0.min(reply));
+            let r = if sign > 0.0 {
+                search(table, nodes, &next, remaining - 1, ca, cb, leader)
+            } else {
+                -search(table, nodes, &next, remaining - 1, -cb, -ca, leader)
+            };
+            reply = reply.min(r);
+            if reply <= a {
+                break;
+            }
+        }
+        if reply > best {
+            best = reply;
+            best_index = i1 as u16;
+        }
+        if best >= b0 {
+            break;
+        }
+    }
+    let value = sign * best;
+    let entry = if value <= alpha {
+        SerialEntry {
+            lo: -1.0,
+            hi: value,
+            best: best_index,
+        }
+    } else if value >= beta {
+        SerialEntry {
+            lo: value,
+            hi: 1.0,
+            best: best_index,
+        }
+    } else {
+        SerialEntry {
+            lo: value,
+            hi: value,
+            best: best_index,
+        }
+    };
+    table.merge(k, entry, |old, new| SerialEntry {
+        lo: old.lo.max(new.lo),
+        hi: old.hi.min(new.hi),
+        best: new.best,
+    });
+    value
+}

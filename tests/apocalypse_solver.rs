@@ -1,0 +1,205 @@
+//! The pruned N-turn solver against plain backward induction (the reference), and symmetry.
+
+use variant_engines::apocalypse::board::{mirror_square, rank_of, Piece, Position, Side};
+use variant_engines::apocalypse::notation::{format_position, parse_position};
+use variant_engines::apocalypse::outcome::outcome;
+use variant_engines::apocalypse::solver::plain::PlainSolver;
+use variant_engines::apocalypse::solver::{exploitability, solve, Method};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random ongoing position with 1-2 footmen and 0-2 horsemen per side.
+fn random_position(rng: &mut Rng) -> Position {
+    loop {
+        let mut pos = Position::empty();
+        let mut free: Vec<u8> = (0..25).collect();
+        for side in Side::BOTH {
+            let footmen = 1 + rng.below(2);
+            let horsemen = rng.below(3);
+            for (piece, count) in [(Piece::Footman, footmen), (Piece::Horseman, horsemen)] {
+                for _ in 0..count {
+                    let candidates: Vec<usize> = (0..free.len())
+                        .filter(|&k| {
+                            piece == Piece::Horseman || rank_of(free[k]) != side.last_rank()
+                        })
+                        .collect();
+                    let k = candidates[rng.below(candidates.len() as u64) as usize];
+                    pos.put(side, piece, free.swap_remove(k));
+                }
+            }
+            pos.penalties[side.index()] = (rng.below(4) == 0) as u8;
+        }
+        pos.refresh_key();
+        if !outcome(&pos).is_over() {
+            return pos;
+        }
+    }
+}
+
+#[test]
+fn pruned_solver_agrees_with_plain_backward_induction() {
+    let mut rng = Rng(0xA90C_A1F5_E5EE_D001);
+    let mut mixed = 0;
+    for n in 0..120 {
+        let pos = random_position(&mut rng);
+        let turns = 1 + (n % 3) as u32;
+        let plain = PlainSolver::default();
+        let (white_moves, black_moves, m) = plain.root_matrix(&pos, turns);
+        let reference = solve(&pos, turns, Method::Plain);
+        let pruned = solve(&pos, turns, Method::Pruned);
+        let text = format_position(&pos);
+        assert!(
+            (pruned.value - reference.value).abs() < 1e-6,
+            "{text} turns {turns}: pruned {} plain {}",
+            pruned.value,
+            reference.value
+        );
+        assert_eq!(pruned.white_moves, white_moves);
+        assert_eq!(pruned.black_moves, black_moves);
+        // Neither player gains by deviating from the pruned solver's strategies.
+        let white_floor = m.row_guarantee(&pruned.white);
+        let black_ceiling = m.col_guarantee(&pruned.black);
+        assert!(
+            white_floor >= reference.value - 1e-6 && black_ceiling <= reference.value + 1e-6,
+            "{text} turns {turns}: strategies not optimal ({white_floor}, {black_ceiling})"
+        );
+        // The same for the plain solver's own strategies.
+        assert!(m.row_guarantee(&reference.white) >= reference.value - 1e-6);
+        assert!(m.col_guarantee(&reference.black) <= reference.value + 1e-6);
+        // The exploitability the CLI reports agrees.
+        assert!(exploitability(&pos, turns, &pruned).0 < 1e-6);
+        if pruned.white.iter().filter(|&&p| p > 0.0).count() > 1 {
+            mixed += 1;
+        }
+    }
+    // The sample must exercise mixed equilibria, not just pure ones.
+    assert!(mixed >= 5, "only {mixed} mixed roots");
+}
+
+#[test]
+fn symmetric_positions_have_value_zero_and_mirrored_strategies() {
+    let mut rng = Rng(7);
+    let mut positions = vec![Position::start()];
+    for _ in 0..30 {
+        let p = random_position(&mut rng);
+        // Keep White's pieces on ranks 1-2 and mirror them onto Black's side.
+        let mut sym = Position::empty();
+        for sq in 0..25u8 {
+            if let Some((Side::White, piece)) = p.piece_at(sq) {
+                if rank_of(sq) < 2 {
+                    sym.put(Side::White, piece, sq);
+                    sym.put(Side::Black, piece, mirror_square(sq));
+                }
+            }
+        }
+        sym.refresh_key();
+        if sym.footmen[0] != 0 && !outcome(&sym).is_over() && sym == sym.mirrored() {
+            positions.push(sym);
+        }
+    }
+    assert!(positions.len() >= 10);
+    for pos in positions {
+        for turns in 1..=3 {
+            for method in [Method::Plain, Method::Pruned] {
+                let root = solve(&pos, turns, method);
+                let text = format_position(&pos);
+                assert!(root.value.abs() < 1e-9, "{text}: value {}", root.value);
+                // Black's mirrored strategy, read as White's, is optimal for White too.
+                let plain = PlainSolver::default();
+                let (white_moves, black_moves, m) = plain.root_matrix(&pos, turns);
+                let mirrored: Vec<f64> = white_moves
+                    .iter()
+                    .map(|w| {
+                        let k = black_moves.iter().position(|b| b.mirrored() == *w).unwrap();
+                        root.black[k]
+                    })
+                    .collect();
+                assert!(m.row_guarantee(&mirrored) >= -1e-9, "{text} {method:?}");
+                if method == Method::Pruned {
+                    assert_eq!(mirrored, root.white, "{text}: strategies not mirrored");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn mirrored_positions_have_negated_values_and_mirrored_strategies() {
+    let mut rng = Rng(0x005E_ED0F_1111);
+    let mut mixed = 0;
+    for n in 0..60 {
+        let pos = random_position(&mut rng);
+        let turns = 1 + (n % 3) as u32;
+        let root = solve(&pos, turns, Method::Pruned);
+        let mirror = pos.mirrored();
+        let mirror_root = solve(&mirror, turns, Method::Pruned);
+        let text = format_position(&pos);
+        assert!(
+            (root.value + mirror_root.value).abs() < 1e-9,
+            "{text}: {} vs mirrored {}",
+            root.value,
+            mirror_root.value
+        );
+        // The mirror of each side's strategy is optimal for the other side in the mirror.
+        let (white_moves, black_moves, m) = PlainSolver::default().root_matrix(&mirror, turns);
+        assert_eq!(
+            white_moves,
+            root.black_moves
+                .iter()
+                .map(|m| m.mirrored())
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            black_moves,
+            root.white_moves
+                .iter()
+                .map(|m| m.mirrored())
+                .collect::<Vec<_>>()
+        );
+        assert!(
+            m.row_guarantee(&root.black) >= mirror_root.value - 1e-9,
+            "{text}"
+        );
+        assert!(
+            m.col_guarantee(&root.white) <= mirror_root.value + 1e-9,
+            "{text}"
+        );
+        if root.white.iter().filter(|&&p| p > 0.0).count() > 1 {
+            mixed += 1;
+        }
+    }
+    assert!(mixed >= 3, "only {mixed} mixed roots");
+}
+
+#[test]
+fn finished_and_cut_off_positions() {
+    // Already finished: no moves, value is the outcome (clarification 5).
+    let won = parse_position("5/p4/5/P4/5 02").unwrap();
+    let root = solve(&won, 3, Method::Pruned);
+    assert_eq!(root.value, 1.0);
+    assert!(root.white_moves.is_empty());
+    // Zero turns: unfinished scores 0.
+    assert_eq!(solve(&Position::start(), 0, Method::Pruned).value, 0.0);
+    // One turn, worked out by hand: White's horsemen hit b3 (a1b3) or b2 (d3b2); Black's only
+    // footman stays or steps to b2, where it dies colliding with the horseman. A matching game:
+    // White wins when it guesses right, else nothing happens: value 1/2.
+    let pos = parse_position("4n/5/1p1N1/5/N3P").unwrap();
+    let a = solve(&pos, 1, Method::Plain).value;
+    let b = solve(&pos, 1, Method::Pruned).value;
+    assert!(
+        (a - 0.5).abs() < 1e-12 && (b - 0.5).abs() < 1e-12,
+        "{a} {b}"
+    );
+}
