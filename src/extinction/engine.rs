@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use super::position::Position;
-use super::search::{search, SearchInfo, SearchOptions, SearchResult};
+use super::search::{search_threads, SearchInfo, SearchOptions, SearchResult};
 use super::timeman::{Limits, SearchClock, Signals, DEFAULT_MOVE_OVERHEAD_MS};
 use super::tt::TranspositionTable;
 
@@ -69,7 +69,7 @@ pub fn spawn_input_thread() -> (Sender<Event>, Receiver<Event>) {
 pub struct EngineOptions {
     /// Transposition table size in MiB.
     pub hash_mb: usize,
-    /// Search threads requested (the search currently uses one).
+    /// Search threads (Lazy SMP over the shared table).
     pub threads: usize,
     /// Principal variations to report.
     pub multipv: usize,
@@ -164,6 +164,7 @@ impl Engine {
             Signals::new(),
         ));
         let thread_clock = Arc::clone(&clock);
+        let threads = self.options.threads;
         let tt = Arc::clone(&self.tt);
         let pos = pos.clone();
         let history = history.to_vec();
@@ -172,7 +173,15 @@ impl Engine {
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let result = search(&pos, &history, &tt, &thread_clock, &options, &mut *reporter);
+                let result = search_threads(
+                    &pos,
+                    &history,
+                    &tt,
+                    &thread_clock,
+                    &options,
+                    threads,
+                    &mut *reporter,
+                );
                 thread_clock.wait_until_released();
                 let _ = events.send(Event::SearchDone(id));
                 result

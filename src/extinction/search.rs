@@ -4,6 +4,8 @@
 //! Extinctions are mate scores: `MATE - ply` for a win reached `ply` half-moves from the root,
 //! so the shortest win is preferred. Repetitions and the fifty-move rule score as draws.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use shakmaty::Role;
 
 use super::evaluate::{can_capture_last_piece, evaluate, threatened_last_pieces};
@@ -181,6 +183,10 @@ pub struct Searcher<'a> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     lmr: Box<[[u8; 64]; 64]>,
+    /// Set by the main thread when it finishes, so Lazy SMP helpers stop with it.
+    helpers_stop: Option<&'a AtomicBool>,
+    /// Where a helper adds its node count (in steps of 1024) for the main thread's reports.
+    node_sink: Option<&'a AtomicU64>,
 }
 
 impl<'a> Searcher<'a> {
@@ -210,6 +216,8 @@ impl<'a> Searcher<'a> {
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             lmr: lmr_table(),
+            helpers_stop: None,
+            node_sink: None,
         }
     }
 
@@ -219,7 +227,15 @@ impl<'a> Searcher<'a> {
     }
 
     fn check_time(&mut self) {
-        if self.nodes & 1023 == 0 && self.clock.should_stop(self.nodes) {
+        if self.nodes & 1023 != 0 {
+            return;
+        }
+        if let Some(sink) = self.node_sink {
+            sink.fetch_add(1024, Ordering::Relaxed);
+        }
+        if self.clock.should_stop(self.nodes)
+            || self.helpers_stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        {
             self.stopped = true;
         }
     }
@@ -639,6 +655,112 @@ pub fn search(
 ) -> SearchResult {
     tt.new_search();
     let mut searcher = Searcher::new(pos, history_keys, tt, clock);
+    iterative_deepening(&mut searcher, pos, options, report, 0, None)
+}
+
+/// Stack size of a Lazy SMP helper thread (the recursion keeps move lists on the stack).
+const HELPER_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Lazy SMP depth skipping (as in Stockfish 10): helper `i` skips the iterations where
+/// `((depth + SKIP_PHASE[i]) / SKIP_SIZE[i])` is odd, so helpers spread over several depths
+/// and fill the shared table with results the main thread can use.
+const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+fn helper_skips(thread: usize, depth: u32) -> bool {
+    if thread == 0 {
+        return false;
+    }
+    let i = (thread - 1) % SKIP_SIZE.len();
+    (depth + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2 == 1
+}
+
+/// [`search`] with `threads` threads sharing the table (Lazy SMP). The calling thread is the
+/// main thread: it alone reports, follows the clock and decides; helpers search the same root
+/// with staggered depths until the main thread finishes. `threads <= 1` is exactly [`search`].
+pub fn search_threads(
+    pos: &Position,
+    history_keys: &[u64],
+    tt: &TranspositionTable,
+    clock: &SearchClock,
+    options: &SearchOptions,
+    threads: usize,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    if threads <= 1 {
+        return search(pos, history_keys, tt, clock, options, report);
+    }
+    tt.new_search();
+    let stop = AtomicBool::new(false);
+    let helper_nodes = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
+        for thread in 1..threads {
+            let (stop, helper_nodes) = (&stop, &helper_nodes);
+            let spawned = std::thread::Builder::new()
+                .name(format!("search-{thread}"))
+                .stack_size(HELPER_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut searcher = Searcher::new(pos, history_keys, tt, clock);
+                    searcher.helpers_stop = Some(stop);
+                    searcher.node_sink = Some(helper_nodes);
+                    let helper_options = SearchOptions {
+                        report: false,
+                        ..options.clone()
+                    };
+                    let result = iterative_deepening(
+                        &mut searcher,
+                        pos,
+                        &helper_options,
+                        &mut |_| {},
+                        thread,
+                        None,
+                    );
+                    helper_nodes.fetch_add(searcher.nodes & 1023, Ordering::Relaxed);
+                    result
+                });
+            match spawned {
+                Ok(h) => helpers.push(h),
+                Err(e) => log::warn!("cannot start search helper thread: {e}"),
+            }
+        }
+        let mut searcher = Searcher::new(pos, history_keys, tt, clock);
+        let mut main =
+            iterative_deepening(&mut searcher, pos, options, report, 0, Some(&helper_nodes));
+        stop.store(true, Ordering::Relaxed);
+        for h in helpers {
+            let Ok(helper) = h.join() else { continue };
+            // A helper that completed a deeper iteration with the same or a better score has
+            // the more reliable answer (MultiPV keeps the main thread's ordered lines).
+            if options.multipv <= 1
+                && helper.best_move.is_some()
+                && helper.depth > main.depth
+                && helper.score >= main.score
+            {
+                main = SearchResult {
+                    nodes: main.nodes,
+                    ..helper
+                };
+            }
+        }
+        main.nodes = searcher.nodes + helper_nodes.load(Ordering::Relaxed);
+        main
+    })
+}
+
+/// Iterative deepening of one thread; thread 0 is the main thread (follows the soft time
+/// limit and reports), others are Lazy SMP helpers. `helper_nodes` (main thread only) adds
+/// the helpers' node counts to reported totals.
+fn iterative_deepening(
+    searcher: &mut Searcher,
+    pos: &Position,
+    options: &SearchOptions,
+    report: &mut dyn FnMut(&SearchInfo),
+    thread: usize,
+    helper_nodes: Option<&AtomicU64>,
+) -> SearchResult {
+    let clock = searcher.clock;
+    let tt = searcher.tt;
     let mut list = MoveList::new();
     if !pos.is_finished() {
         pos.generate_moves(&mut list);
@@ -678,7 +800,20 @@ pub fn search(
         .unwrap_or(MAX_PLY as u32 - 4)
         .clamp(1, MAX_PLY as u32 - 4);
 
-    while depth <= max_depth && clock.may_start_iteration(depth, stability) {
+    while depth <= max_depth
+        && if thread == 0 {
+            clock.may_start_iteration(depth, stability)
+        } else {
+            !searcher.stopped
+                && !searcher
+                    .helpers_stop
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+        }
+    {
+        if helper_skips(thread, depth) && depth > 1 {
+            depth += 1;
+            continue;
+        }
         searcher.root_depth = depth as i32;
         for rm in root_moves.iter_mut() {
             rm.previous_score = rm.score;
@@ -738,7 +873,7 @@ pub fn search(
                     multipv: i + 1,
                     score: rm.score,
                     bound: ScoreBound::Exact,
-                    nodes: searcher.nodes,
+                    nodes: searcher.nodes + helper_nodes.map_or(0, |n| n.load(Ordering::Relaxed)),
                     time_ms: clock.total_elapsed_ms(),
                     hashfull: tt.hashfull(),
                     pv: rm.pv.clone(),
@@ -778,5 +913,63 @@ pub fn search(
         depth: completed_depth,
         nodes: searcher.nodes,
         pv: best.pv.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extinction::timeman::{Limits, Signals};
+
+    fn run(fen: &str, depth: u32, threads: usize) -> SearchResult {
+        let pos = Position::from_fen(fen).expect("fen");
+        let tt = TranspositionTable::new(8);
+        let clock = SearchClock::start(Limits::depth(depth), 0, Signals::new());
+        let options = SearchOptions {
+            report: false,
+            ..SearchOptions::default()
+        };
+        search_threads(&pos, &[], &tt, &clock, &options, threads, &mut |_| {})
+    }
+
+    #[test]
+    fn lazy_smp_finds_the_same_forced_win() {
+        // Nxc7 forks Black's only king and only rook (no castling): a type dies next move.
+        let fen = "r3kbn1/pppbpppp/2n5/1N6/7q/8/PPPPPPPP/R1BQKB1R w KQ - 0 1";
+        let single = run(fen, 4, 1);
+        let double = run(fen, 4, 2);
+        assert!(is_win(single.score), "single-thread score {}", single.score);
+        assert!(is_win(double.score), "two-thread score {}", double.score);
+        assert_eq!(single.best_move, double.best_move);
+        assert!(double.depth >= 4);
+    }
+
+    #[test]
+    fn lazy_smp_counts_every_thread_and_stops() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let pos = Position::from_fen(start).expect("fen");
+        let tt = TranspositionTable::new(8);
+        let clock = SearchClock::start(Limits::infinite(), 0, Signals::new());
+        let options = SearchOptions {
+            report: false,
+            ..SearchOptions::default()
+        };
+        let mut main_nodes = 0;
+        let result = std::thread::scope(|scope| {
+            let handle = std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, || {
+                    search_threads(&pos, &[], &tt, &clock, &options, 3, &mut |info| {
+                        main_nodes = info.nodes
+                    })
+                })
+                .expect("spawn");
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            clock.signals().request_stop();
+            handle.join().expect("join")
+        });
+        assert!(result.best_move.is_some());
+        assert!(result.nodes >= main_nodes);
+        assert!(result.depth >= 1);
     }
 }
