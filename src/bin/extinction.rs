@@ -26,6 +26,12 @@ enum Command {
     Analyze(variant_engines::extinction::analyze::AnalyzeArgs),
     /// Search a fixed set of positions to a fixed depth; prints node count and speed.
     Bench(BenchArgs),
+    /// Play fast self-play games and write quiet positions labelled with results (tuning data).
+    Datagen(variant_engines::extinction::datagen::DatagenArgs),
+    /// Turn finished PGN games into labelled quiet positions (tuning data).
+    ImportPgn(variant_engines::extinction::datagen::ImportArgs),
+    /// Fit the evaluation weights to labelled positions and write weights_tuned.rs.
+    Tune(variant_engines::extinction::tune::TuneArgs),
 }
 
 /// Arguments of `extinction bench`.
@@ -83,6 +89,16 @@ fn run_perft(args: &PerftArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+fn report(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     variant_engines::logging::init();
     let cli = Cli::parse();
@@ -107,6 +123,13 @@ fn main() -> ExitCode {
             variant_engines::extinction::bench::run_and_print(args.depth);
             ExitCode::SUCCESS
         }
+        Some(Command::Datagen(args)) => {
+            report(variant_engines::extinction::datagen::run_datagen(&args))
+        }
+        Some(Command::ImportPgn(args)) => {
+            report(variant_engines::extinction::datagen::run_import(&args))
+        }
+        Some(Command::Tune(args)) => report(variant_engines::extinction::tune::run(&args)),
         None => {
             protocol::run(None);
             ExitCode::SUCCESS

@@ -492,9 +492,12 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     tapered + w.tempo
 }
 
-/// Evaluate `pos` with the default weights, from the side to move's point of view.
+/// The weights the engine plays with: the tuner's output (`extinction tune`).
+pub const ACTIVE_WEIGHTS: Weights = super::weights_tuned::TUNED_WEIGHTS;
+
+/// Evaluate `pos` with the engine's weights, from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &DEFAULT_WEIGHTS)
+    evaluate_with(pos, &ACTIVE_WEIGHTS)
 }
 
 #[cfg(test)]
@@ -509,7 +512,7 @@ mod tests {
     fn start_position_is_balanced() {
         let pos = Position::startpos();
         let e = evaluate(&pos);
-        assert_eq!(e, DEFAULT_WEIGHTS.tempo);
+        assert_eq!(e, ACTIVE_WEIGHTS.tempo);
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub use types::{Move, MoveList, MAX_MOVES};
 // Engine: search, evaluation and protocols.
 pub mod analyze;
 pub mod bench;
+pub mod datagen;
 pub mod engine;
 pub mod evaluate;
 pub mod movepick;
@@ -32,7 +33,9 @@ pub mod search;
 pub mod see;
 pub mod timeman;
 pub mod tt;
+pub mod tune;
 pub mod uci;
 pub mod uci_command;
+pub mod weights_tuned;
 pub mod xboard;
 pub mod xboard_command;
