@@ -2,9 +2,12 @@
 
 use variant_engines::apocalypse::board::{mirror_square, rank_of, Piece, Position, Side};
 use variant_engines::apocalypse::notation::{format_position, parse_position};
+use variant_engines::apocalypse::moves::declarable_moves;
 use variant_engines::apocalypse::outcome::outcome;
+use variant_engines::apocalypse::resolve::resolve;
 use variant_engines::apocalypse::solver::plain::PlainSolver;
 use variant_engines::apocalypse::solver::{exploitability, solve, Method};
+use variant_engines::matrix_game::{self, Matrix};
 
 struct Rng(u64);
 
@@ -52,7 +55,7 @@ fn random_position(rng: &mut Rng) -> Position {
 fn pruned_solver_agrees_with_plain_backward_induction() {
     let mut rng = Rng(0xA90C_A1F5_E5EE_D001);
     let mut mixed = 0;
-    for n in 0..120 {
+    for n in 0..sample_size(120) {
         let pos = random_position(&mut rng);
         let turns = 1 + (n % 3) as u32;
         let plain = PlainSolver::default();
@@ -131,6 +134,55 @@ fn symmetric_positions_have_value_zero_and_mirrored_strategies() {
                     assert_eq!(mirrored, root.white, "{text}: strategies not mirrored");
                 }
             }
+        }
+    }
+}
+
+/// Backward induction written out directly: no transposition table, no pruning.
+fn brute_force(pos: &Position, turns: u32) -> f64 {
+    let state = outcome(pos);
+    if state.is_over() {
+        return state.value();
+    }
+    if turns == 0 {
+        return 0.0;
+    }
+    let white = declarable_moves(pos, Side::White);
+    let black = declarable_moves(pos, Side::Black);
+    let mut data = Vec::new();
+    for &w in &white {
+        for &b in &black {
+            data.push(brute_force(&resolve(pos, [w, b]).0, turns - 1));
+        }
+    }
+    matrix_game::solve(&Matrix::new(white.len(), black.len(), data)).value
+}
+
+/// Number of random positions for the cross-checks (`APOC_FUZZ` raises it for long runs).
+fn sample_size(default: usize) -> usize {
+    std::env::var("APOC_FUZZ")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+#[test]
+fn solvers_agree_with_brute_force_near_the_quiet_turn_limit() {
+    // The quiet counter changes values only when it can reach 50 within the horizon; the
+    // transposition tables key it then. Brute force has no table to get wrong.
+    let mut rng = Rng(0xC0FF_EE00_1234_5678);
+    for n in 0..sample_size(40) {
+        let mut pos = random_position(&mut rng);
+        pos.quiet = 47 + rng.below(3) as u8;
+        let turns = 1 + (n % 3) as u32;
+        let exact = brute_force(&pos, turns);
+        for method in [Method::Plain, Method::Pruned] {
+            let v = solve(&pos, turns, method).value;
+            assert!(
+                (v - exact).abs() < 1e-6,
+                "{} turns {turns} {method:?}: {v} vs brute force {exact}",
+                format_position(&pos)
+            );
         }
     }
 }
