@@ -268,9 +268,9 @@ fn run(cli: Cli) -> Result<(), String> {
             let pos = parse_position(&position.join(" "))?;
             let method = if plain { Method::Plain } else { Method::Pruned };
             let started = Instant::now();
-            let root = solver::solve(&pos, turns, method);
+            let (root, tables) = solver::solve_keeping_tables(&pos, turns, method);
             let millis = started.elapsed().as_secs_f64() * 1000.0;
-            let (exploitability, _) = solver::exploitability(&pos, turns, &root);
+            let exploitability = solver::exploitability(&pos, turns, &root, tables.as_ref());
             if !json {
                 print!("{}", diagram(&pos));
                 let state = outcome(&pos);

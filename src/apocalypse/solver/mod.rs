@@ -92,73 +92,81 @@ pub fn child(pos: &Position, white: Move, black: Move, nodes: &AtomicU64) -> Pos
     resolve(pos, [white, black]).0
 }
 
-/// Solve an N-turn game with the chosen method.
-pub fn solve(pos: &Position, turns: u32, method: Method) -> RootSolution {
-    match method {
-        Method::Plain => plain::PlainSolver::default().solve_root(pos, turns),
-        Method::Pruned => pruned::PrunedSolver::default().solve_root(pos, turns),
+/// Exact values of subgames (solvers keep their tables warm, so these are cheap after a solve).
+pub trait SubgameValues: Sync {
+    /// Exact value of the `remaining`-turn game from `pos`.
+    fn subgame_value(&self, pos: &Position, remaining: u32) -> f64;
+}
+
+impl SubgameValues for plain::PlainSolver {
+    fn subgame_value(&self, pos: &Position, remaining: u32) -> f64 {
+        self.value(pos, remaining)
     }
 }
 
-/// Exact values of the root's joint moves, row by row, for the rows and columns asked for
-/// (others are left NaN).
-pub fn root_matrix(
+impl SubgameValues for pruned::PrunedSolver {
+    fn subgame_value(&self, pos: &Position, remaining: u32) -> f64 {
+        self.exact_value(pos, remaining)
+    }
+}
+
+/// Solve an N-turn game with the chosen method.
+pub fn solve(pos: &Position, turns: u32, method: Method) -> RootSolution {
+    solve_keeping_tables(pos, turns, method).0
+}
+
+/// Solve, and keep the solver (its tables give exact subgame values for checks).
+pub fn solve_keeping_tables(
     pos: &Position,
     turns: u32,
-    solver: &pruned::PrunedSolver,
-    white_moves: &[Move],
-    black_moves: &[Move],
-    wanted: impl Fn(usize, usize) -> bool + Sync,
-) -> Matrix {
-    use rayon::prelude::*;
-    let cols = black_moves.len();
-    let data: Vec<f64> = (0..white_moves.len() * cols)
-        .into_par_iter()
-        .map(|k| {
-            let (i, j) = (k / cols, k % cols);
-            if !wanted(i, j) {
-                return f64::NAN;
-            }
-            let next = child(pos, white_moves[i], black_moves[j], &solver.nodes);
-            solver.exact_value(&next, turns - 1)
-        })
-        .collect();
-    Matrix::new(white_moves.len(), cols, data)
+    method: Method,
+) -> (RootSolution, Box<dyn SubgameValues>) {
+    match method {
+        Method::Plain => {
+            let solver = plain::PlainSolver::default();
+            (solver.solve_root(pos, turns), Box::new(solver))
+        }
+        Method::Pruned => {
+            let solver = pruned::PrunedSolver::default();
+            (solver.solve_root(pos, turns), Box::new(solver))
+        }
+    }
 }
 
 /// Best-response gain of each player against the other's root strategy, summed: 0 for an
-/// optimal pair. Sub-values are exact values of the (N-1)-turn subgames.
-pub fn exploitability(pos: &Position, turns: u32, root: &RootSolution) -> (f64, u64) {
+/// optimal pair. Entries are exact values of the (N-1)-turn subgames, computed in parallel
+/// where a best response needs them (all rows against Black's support and vice versa).
+pub fn exploitability(
+    pos: &Position,
+    turns: u32,
+    root: &RootSolution,
+    values: &dyn SubgameValues,
+) -> f64 {
+    use rayon::prelude::*;
     if root.white_moves.is_empty() || turns == 0 {
-        return (0.0, 0);
+        return 0.0;
     }
-    let solver = pruned::PrunedSolver::default();
-    let m = root_matrix(
-        pos,
-        turns,
-        &solver,
-        &root.white_moves,
-        &root.black_moves,
-        |i, j| root.white[i] > 0.0 || root.black[j] > 0.0,
-    );
+    let cols = root.black_moves.len();
+    let entries: Vec<f64> = (0..root.white_moves.len() * cols)
+        .into_par_iter()
+        .map(|k| {
+            let (i, j) = (k / cols, k % cols);
+            if root.white[i] > 0.0 || root.black[j] > 0.0 {
+                let next = resolve(pos, [root.white_moves[i], root.black_moves[j]]).0;
+                values.subgame_value(&next, turns - 1)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let m = Matrix::new(root.white_moves.len(), cols, entries);
     let white_best = (0..m.rows)
-        .map(|i| {
-            (0..m.cols)
-                .filter(|&j| root.black[j] > 0.0)
-                .map(|j| root.black[j] * m.at(i, j))
-                .sum::<f64>()
-        })
+        .map(|i| (0..cols).map(|j| root.black[j] * m.at(i, j)).sum::<f64>())
         .fold(f64::NEG_INFINITY, f64::max);
-    let black_best = (0..m.cols)
-        .map(|j| {
-            (0..m.rows)
-                .filter(|&i| root.white[i] > 0.0)
-                .map(|i| root.white[i] * m.at(i, j))
-                .sum::<f64>()
-        })
+    let black_best = (0..cols)
+        .map(|j| (0..m.rows).map(|i| root.white[i] * m.at(i, j)).sum::<f64>())
         .fold(f64::INFINITY, f64::min);
-    let gain = (white_best - root.value) + (root.value - black_best);
-    (gain.max(0.0), solver.nodes())
+    ((white_best - root.value) + (root.value - black_best)).max(0.0)
 }
 
 /// Solve a matrix and wrap it as a root solution.

@@ -331,7 +331,7 @@ impl PrunedSolver {
         if b.decides(alpha, beta) {
             return b;
         }
-        b = b.meet(self.serial_bounds(pos, remaining, alpha, beta, b));
+        b = b.meet(self.serial_bounds(pos, remaining, alpha, beta, b, false));
         if !b.decides(alpha, beta) {
             b = b.meet(
                 self.double_oracle(pos, remaining, alpha, beta, b, false)
@@ -342,7 +342,8 @@ impl PrunedSolver {
         b
     }
 
-    /// Bounds from the two serialized games, searched within the window.
+    /// Bounds from the two serialized games, searched within the window (the root spreads its
+    /// first moves over rayon workers).
     fn serial_bounds(
         &self,
         pos: &Position,
@@ -350,10 +351,16 @@ impl PrunedSolver {
         alpha: f64,
         beta: f64,
         known: Bounds,
+        root: bool,
     ) -> Bounds {
+        let run = if root {
+            serialized::search_parallel
+        } else {
+            serialized::search
+        };
         let (a, b) = (alpha.max(known.lo), beta.min(known.hi));
         let mut out = known;
-        let lower = serialized::search(
+        let lower = run(
             &self.serial,
             &self.nodes,
             pos,
@@ -368,7 +375,7 @@ impl PrunedSolver {
         if out.lo >= beta {
             return out.meet(Bounds::UNKNOWN);
         }
-        let upper = serialized::search(
+        let upper = run(
             &self.serial,
             &self.nodes,
             pos,
@@ -465,7 +472,7 @@ impl PrunedSolver {
         let black_moves = ordered_moves(pos, Side::Black);
         let mut white = vec![0.0; white_moves.len()];
         let mut black = vec![0.0; black_moves.len()];
-        let serial = self.serial_bounds(pos, turns, -1.0, 1.0, Bounds::UNKNOWN);
+        let serial = self.serial_bounds(pos, turns, -1.0, 1.0, Bounds::UNKNOWN, true);
         let value = if serial.is_exact() {
             // Pure strategies: White's serialized maximin move guarantees the lower bound, Black's
             // minimax move concedes no more than the upper bound.

@@ -5,6 +5,8 @@
 
 use std::sync::atomic::AtomicU64;
 
+use rayon::prelude::*;
+
 use super::table::Table;
 use super::{child, key, leaf_value, ordered_moves};
 use crate::apocalypse::board::{Position, Side};
@@ -46,9 +48,38 @@ pub fn search(
     nodes: &AtomicU64,
     pos: &Position,
     remaining: u32,
+    alpha: f64,
+    beta: f64,
+    leader: Leader,
+) -> f64 {
+    search_with(table, nodes, pos, remaining, alpha, beta, leader, false)
+}
+
+/// `search`, with the leader's moves at this position spread over rayon workers (when there
+/// is more than one).
+pub fn search_parallel(
+    table: &Table<SerialEntry>,
+    nodes: &AtomicU64,
+    pos: &Position,
+    remaining: u32,
+    alpha: f64,
+    beta: f64,
+    leader: Leader,
+) -> f64 {
+    let parallel = rayon::current_num_threads() > 1;
+    search_with(table, nodes, pos, remaining, alpha, beta, leader, parallel)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search_with(
+    table: &Table<SerialEntry>,
+    nodes: &AtomicU64,
+    pos: &Position,
+    remaining: u32,
     mut alpha: f64,
     mut beta: f64,
     leader: Leader,
+    parallel: bool,
 ) -> f64 {
     if let Some(v) = leaf_value(pos, remaining) {
         return v;
@@ -85,11 +116,8 @@ pub fn search(
     } else {
         (-beta, -alpha)
     };
-    let mut best = f64::NEG_INFINITY;
-    let mut best_index = 0u16;
-    for &i1 in &order {
-        let m1 = first[i1];
-        let a = a0.max(best);
+    // The second player's best reply to the leader's move `m1`, in the leader's point of view.
+    let reply_to = |m1, a: f64| {
         let mut reply = f64::INFINITY;
         for &m2 in &second {
             let next = match leader {
@@ -107,12 +135,38 @@ pub fn search(
                 break;
             }
         }
-        if reply > best {
-            best = reply;
-            best_index = i1 as u16;
+        reply
+    };
+    let mut best = f64::NEG_INFINITY;
+    let mut best_index = 0u16;
+    if parallel {
+        // Young brothers wait: the first move alone sets the bound, the rest run in parallel.
+        let first_reply = reply_to(first[order[0]], a0);
+        best = first_reply;
+        best_index = order[0] as u16;
+        if best < b0 {
+            let bound = a0.max(best);
+            let replies: Vec<(usize, f64)> = order[1..]
+                .par_iter()
+                .map(|&i1| (i1, reply_to(first[i1], bound)))
+                .collect();
+            for (i1, reply) in replies {
+                if reply > best {
+                    best = reply;
+                    best_index = i1 as u16;
+                }
+            }
         }
-        if best >= b0 {
-            break;
+    } else {
+        for &i1 in &order {
+            let reply = reply_to(first[i1], a0.max(best));
+            if reply > best {
+                best = reply;
+                best_index = i1 as u16;
+            }
+            if best >= b0 {
+                break;
+            }
         }
     }
     let value = sign * best;
