@@ -169,6 +169,27 @@ fn sample_size(default: usize) -> usize {
 }
 
 #[test]
+fn start_position_at_five_turns_is_a_mirrored_draw() {
+    let root = solve(&Position::start(), 5, Method::Pruned);
+    assert!(root.value.abs() < 1e-9);
+    let mirrored_black: Vec<f64> = root
+        .white_moves
+        .iter()
+        .map(|w| {
+            let k = root
+                .black_moves
+                .iter()
+                .position(|b| b.mirrored() == *w)
+                .unwrap();
+            root.black[k]
+        })
+        .collect();
+    assert_eq!(mirrored_black, root.white);
+    // Neither side can be exploited: checked with fresh tables of the pruned solver.
+    assert!(exploitability(&Position::start(), 5, &root, &PrunedSolver::default()) < 1e-9);
+}
+
+#[test]
 fn solvers_agree_with_brute_force_near_the_quiet_turn_limit() {
     // The quiet counter changes values only when it can reach 50 within the horizon; the
     // transposition tables key it then. Brute force has no table to get wrong.
