@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Default safety margin in milliseconds kept back for GUI/pipe latency.
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 50;
 
 /// What the user or GUI asked the search to respect; every field is optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -175,7 +175,9 @@ impl SearchClock {
         if let Some(soft) = self.soft_ms {
             if self.clock_running() && self.limits.move_time_ms.is_none() {
                 // A stable best move needs less confirmation time.
-                let scaled = soft * (10 - stability.min(4) as u64) / 10;
+                // The next iteration usually costs more than all previous ones together, so
+                // only start it while well inside the soft budget.
+                let scaled = soft * (6 - stability.min(3) as u64) / 10;
                 if self.elapsed_ms() >= scaled {
                     return false;
                 }
@@ -210,18 +212,18 @@ pub fn budget(limits: &Limits, overhead_ms: u64) -> (Option<u64>, Option<u64>) {
     let available = time_left.saturating_sub(overhead_ms).max(1);
     let moves = match limits.moves_to_go {
         Some(n) => n.clamp(1, 50) as u64,
-        None => 30,
+        None => 35,
     };
-    // Spend an even share of what is left plus most of the increment; never plan on more
-    // than a fraction of the remaining time so a few long moves cannot lose on time.
+    // An even share of what is left plus most of the increment; the hard limit never exceeds
+    // a small fraction of the remaining time, so no sequence of long moves can lose on time.
     let share = available / moves + limits.increment_ms * 3 / 4;
-    let cap = if limits.moves_to_go == Some(1) {
-        available * 9 / 10
+    let hard_cap = if limits.moves_to_go == Some(1) {
+        available * 3 / 4
     } else {
-        available / 3
+        available / 6
     };
-    let soft = share.min(cap).max(1);
-    let hard = (soft * 4).min(cap.max(soft)).max(1);
+    let soft = share.min(hard_cap).max(1);
+    let hard = (soft * 3).min(hard_cap).max(1);
     (Some(soft), Some(hard))
 }
 
@@ -239,13 +241,13 @@ mod tests {
     }
 
     #[test]
-    fn sudden_death_never_plans_beyond_a_third() {
+    fn sudden_death_never_plans_beyond_a_sixth() {
         let limits = Limits {
             time_left_ms: Some(3000),
             ..Limits::default()
         };
         let (soft, hard) = budget(&limits, 0);
-        assert!(soft.unwrap() <= 1000 && hard.unwrap() <= 1000);
+        assert!(soft.unwrap() <= 500 && hard.unwrap() <= 500);
         assert!(soft.unwrap() >= 50);
     }
 
