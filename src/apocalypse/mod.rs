@@ -1,12 +1,14 @@
 //! Apocalypse: the 5x5 simultaneous-move game and its solvers.
 
 pub mod board;
+pub mod commands;
 pub mod moves;
 pub mod notation;
 pub mod outcome;
 pub mod report;
 pub mod resolve;
 pub mod solver;
+pub mod tablebase;
 pub mod zobrist;
 
 pub use board::{Piece, Position, Side, Square};

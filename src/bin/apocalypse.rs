@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use variant_engines::apocalypse::board::Side;
+use variant_engines::apocalypse::commands;
 use variant_engines::apocalypse::moves::{declarable_moves, to_action};
 use variant_engines::apocalypse::notation::{
     diagram, format_move, format_position, parse_joint_move, parse_position,
@@ -38,6 +39,8 @@ enum Command {
         #[arg(num_args = 1..=2, required = true)]
         joint_move: Vec<String>,
     },
+    /// Endgame tablebases: build, probe, verify.
+    Tb(commands::TbArgs),
     /// Solve the game cut off after N turns: value and both optimal mixed strategies.
     Solve {
         /// Position (quote it) or `start`.
@@ -282,6 +285,7 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Bench { file } => bench(&file),
+        Command::Tb(args) => commands::run_tb(args),
     }
 }
 

@@ -1,0 +1,22 @@
+//! Endgame tablebases: exact values of every position with few pieces.
+//!
+//! Positions are split into material-and-penalty classes (footmen and horsemen per side,
+//! penalty points per side). Captures, collisions, promotions and penalties only go one way, so
+//! every successor of a class lies in the class itself or in a class built earlier; each class
+//! is solved by value iteration over its matrix games. Colour symmetry (swapping sides and
+//! flipping ranks negates the value) halves the classes stored; the file mirror (a<->e keeps
+//! the value) halves the positions stored per class.
+
+pub mod build;
+pub mod format;
+pub mod index;
+pub mod probe;
+
+pub use index::{ClassIndex, ClassKey};
+pub use probe::{RootGame, Tablebases};
+
+/// Default directory of tablebase files.
+pub const DEFAULT_DIR: &str = "tablebases";
+
+/// Tolerance of the fixed-point check: a stored value equals its matrix game's value to this.
+pub const VERIFY_TOLERANCE: f64 = 1e-9;
