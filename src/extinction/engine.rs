@@ -173,15 +173,22 @@ impl Engine {
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let result = search_threads(
-                    &pos,
-                    &history,
-                    &tt,
-                    &thread_clock,
-                    &options,
-                    threads,
-                    &mut *reporter,
-                );
+                // A bug must not leave the GUI waiting forever: answer without a move instead.
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    search_threads(
+                        &pos,
+                        &history,
+                        &tt,
+                        &thread_clock,
+                        &options,
+                        threads,
+                        &mut *reporter,
+                    )
+                }))
+                .unwrap_or_else(|_| {
+                    log::error!("search panicked; answering without a move");
+                    SearchResult::default()
+                });
                 thread_clock.wait_until_released();
                 let _ = events.send(Event::SearchDone(id));
                 result

@@ -206,6 +206,10 @@ impl UciSession {
             options,
             Box::new(|info| say(&info_line(info))),
         );
+        if !self.engine.is_searching() {
+            error("could not start the search");
+            say("bestmove 0000");
+        }
     }
 
     fn print_best(&mut self, result: Option<super::search::SearchResult>) {
