@@ -5,6 +5,7 @@
 //! `{"type":"info",...}` per depth/PV, then `{"type":"result",...}` for a position; for a PGN,
 //! one `{"type":"move",...}` per played move and a final `{"type":"summary",...}`.
 
+use super::output::outln;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -186,17 +187,17 @@ pub fn search_blocking(
 fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
     let pos = game.position().clone();
     if !args.json {
-        println!("{}", board_diagram(&pos));
+        outln!("{}", board_diagram(&pos));
     }
     if let Some(outcome) = game.outcome() {
         if args.json {
-            println!(
+            outln!(
                 "{{\"type\":\"result\",\"fen\":{},\"game_over\":{},\"bestmove\":null}}",
                 json_string(&pos.fen()),
                 json_string(&outcome.to_string())
             );
         } else {
-            println!("Game over: {outcome}");
+            outln!("Game over: {outcome}");
         }
         return;
     }
@@ -212,7 +213,7 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
         let sans = san_line(&report_pos, &info.pv);
         if json {
             let ucis: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-            println!(
+            outln!(
                 "{{\"type\":\"info\",\"depth\":{},\"seldepth\":{},\"multipv\":{},\"score\":{},\"nodes\":{},\"time_ms\":{},\"pv_uci\":{},\"pv_san\":{}}}",
                 info.depth,
                 info.seldepth,
@@ -229,7 +230,7 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
             } else {
                 String::new()
             };
-            println!(
+            outln!(
                 "depth {:>2}{} score {:>7} nodes {:>10} time {:>6} ms  {}",
                 info.depth,
                 pv_label,
@@ -250,7 +251,7 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
     );
     let best = result.best_move.map(|m| m.to_string());
     if args.json {
-        println!(
+        outln!(
             "{{\"type\":\"result\",\"fen\":{},\"bestmove\":{},\"score\":{},\"depth\":{},\"nodes\":{},\"pv_san\":{}}}",
             json_string(&pos.fen()),
             best.as_deref().map_or("null".to_string(), json_string),
@@ -260,7 +261,7 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
             json_list(&san_line(&pos, &result.pv))
         );
     } else {
-        println!(
+        outln!(
             "best move {} score {} ({})",
             result
                 .best_move
@@ -330,7 +331,7 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, tt: &TranspositionTable) -> R
         };
         let best_san = best.best_move.map(|m| san(&pos, m)).unwrap_or_default();
         if args.json {
-            println!(
+            outln!(
                 "{{\"type\":\"move\",\"ply\":{},\"move\":{},\"fen_before\":{},\"played_score\":{},\"best_move\":{},\"best_score\":{},\"blunder\":{}}}",
                 ply + 1,
                 json_string(&san(&pos, played)),
@@ -341,7 +342,7 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, tt: &TranspositionTable) -> R
                 blunder
             );
         } else {
-            println!(
+            outln!(
                 "{number}{dots} {:<8} {:>7}   best {:<8} {:>7}{}",
                 san(&pos, played),
                 text_score(played_result.score),
@@ -358,11 +359,11 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, tt: &TranspositionTable) -> R
         }
     }
     if args.json {
-        println!("{{\"type\":\"summary\",\"moves\":{analysed},\"blunders\":{blunders}}}");
+        outln!("{{\"type\":\"summary\",\"moves\":{analysed},\"blunders\":{blunders}}}");
     } else {
-        println!("{analysed} moves analysed, {blunders} blunders");
+        outln!("{analysed} moves analysed, {blunders} blunders");
         if let Some(outcome) = game.outcome() {
-            println!("Result: {outcome}");
+            outln!("Result: {outcome}");
         }
     }
     Ok(())

@@ -1,6 +1,8 @@
 //! `extinction bench`: a fixed set of positions searched to a fixed depth with a fresh table,
 //! printing the total node count (deterministic: one thread, fresh state per position) and speed.
 
+use super::output::outln;
+use std::io::Write;
 use std::time::Instant;
 
 use super::analyze::search_blocking;
@@ -71,7 +73,7 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_fen(fen) else {
-            eprintln!("bench: bad FEN {fen}");
+            log::error!("bench: bad FEN {fen}");
             continue;
         };
         let tt = TranspositionTable::new(BENCH_HASH_MB);
@@ -83,7 +85,9 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
         let result = search_blocking(&pos, &[], &tt, Limits::depth(depth), &options, &mut |_| {});
         nodes += result.nodes;
         if verbose {
-            eprintln!(
+            // Progress goes to stderr; a closed stderr must not stop the bench.
+            let _ = writeln!(
+                std::io::stderr(),
                 "position {:>2}/{}: {:>9} nodes  best {}  {}",
                 i + 1,
                 POSITIONS.len(),
@@ -104,6 +108,6 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
 /// Run the bench and print `Nodes searched` and `Nodes/second`.
 pub fn run_and_print(depth: u32) {
     let r = run(depth, true);
-    println!("Nodes searched: {}", r.nodes);
-    println!("Nodes/second: {}", r.nodes * 1000 / r.time_ms.max(1));
+    outln!("Nodes searched: {}", r.nodes);
+    outln!("Nodes/second: {}", r.nodes * 1000 / r.time_ms.max(1));
 }

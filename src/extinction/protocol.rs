@@ -1,6 +1,7 @@
 //! Protocol selection: `extinction` without a subcommand reads the first line and picks UCI
 //! (`uci`) or XBoard (`xboard` / `protover`).
 
+use super::output::outln;
 use std::io::BufRead;
 
 /// Which protocol a session speaks.
@@ -45,7 +46,7 @@ pub fn run(protocol: Option<Protocol>) {
         Some(Protocol::Xboard) => super::xboard::run(Some(&first)),
         Some(Protocol::Uci) => super::uci::run(Some(&first)),
         None => {
-            println!("info string error: expected 'uci' or 'xboard' first; assuming UCI");
+            outln!("info string error: expected 'uci' or 'xboard' first; assuming UCI");
             super::uci::run(Some(&first));
         }
     }

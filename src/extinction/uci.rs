@@ -68,7 +68,7 @@ pub fn limits_from_go(go: &GoCommand, turn: Color) -> Limits {
 }
 
 fn say(line: &str) {
-    println!("{line}");
+    super::output::line(line);
 }
 
 fn error(msg: &str) {

@@ -118,7 +118,7 @@ enum Purpose {
 }
 
 fn say(line: &str) {
-    println!("{line}");
+    super::output::line(line);
 }
 
 /// XBoard session state.
