@@ -328,3 +328,66 @@ fn closed_stdout_ends_quietly_without_panic() {
     assert!(status.success(), "status {status:?}, stderr {err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// The reference engine (Fairy-Stockfish 11.1, `.ci/run` installs it) must report the same
+/// forced result for the sample game's final position as we do.
+#[test]
+fn fairy_stockfish_agrees_on_the_sample_game_loss() {
+    let fsf = "/usr/games/fairy-stockfish";
+    assert!(
+        std::path::Path::new(fsf).exists(),
+        "Fairy-Stockfish is required (apt-get install fairy-stockfish)"
+    );
+    let fen = sample_game_final_fen();
+    let final_score = |lines: &[String]| -> String {
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains(" score "))
+            .expect("an info line with a score");
+        let tail = last.split(" score ").nth(1).unwrap();
+        tail.split_whitespace()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut ours = EngineProcess::start(&["uci"]);
+    handshake(&mut ours);
+    ours.send(&format!("position fen {fen}"));
+    ours.send("go depth 12");
+    let (_, ours_lines) = ours.expect_prefix(T, "bestmove");
+
+    let mut child = std::process::Command::new(fsf)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start fairy-stockfish");
+    {
+        use std::io::Write;
+        let stdin = child.stdin.as_mut().unwrap();
+        writeln!(
+            stdin,
+            "uci\nsetoption name UCI_Variant value extinction\nposition fen {fen}\ngo depth 14"
+        )
+        .unwrap();
+    }
+    let stdout = child.stdout.take().unwrap();
+    let mut fsf_lines = Vec::new();
+    for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+        let line = line.unwrap();
+        let done = line.starts_with("bestmove");
+        fsf_lines.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        final_score(&ours_lines),
+        final_score(&fsf_lines),
+        "ours {ours_lines:?}\nFSF {fsf_lines:?}"
+    );
+    assert!(final_score(&ours_lines).starts_with("mate -"));
+}
