@@ -1,6 +1,7 @@
 //! Compact move encoding and a fixed-capacity move list.
 
 use std::fmt;
+use std::mem::MaybeUninit;
 
 use shakmaty::{File, Role, Square};
 
@@ -167,10 +168,20 @@ impl fmt::Debug for Move {
 pub const MAX_MOVES: usize = 256;
 
 /// A fixed-capacity, stack-allocated list of moves.
-#[derive(Clone)]
+///
+/// The buffer is left uninitialised past `len` so that creating a list per node costs nothing.
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
+}
+
+impl Clone for MoveList {
+    fn clone(&self) -> Self {
+        let mut copy = MoveList::new();
+        copy.moves[..self.len].copy_from_slice(&self.moves[..self.len]);
+        copy.len = self.len;
+        copy
+    }
 }
 
 impl Default for MoveList {
@@ -184,7 +195,7 @@ impl MoveList {
     #[inline]
     pub const fn new() -> MoveList {
         MoveList {
-            moves: [Move::NULL; MAX_MOVES],
+            moves: [MaybeUninit::uninit(); MAX_MOVES],
             len: 0,
         }
     }
@@ -193,7 +204,7 @@ impl MoveList {
     #[inline]
     pub fn push(&mut self, m: Move) {
         if self.len < MAX_MOVES {
-            self.moves[self.len] = m;
+            self.moves[self.len] = MaybeUninit::new(m);
             self.len += 1;
         }
     }
@@ -219,13 +230,15 @@ impl MoveList {
     /// The moves as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` entries were written by `push`; MaybeUninit<Move> has Move's layout.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
     /// The moves as a mutable slice (for sorting).
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
 
     /// Iterate over the moves.
