@@ -117,3 +117,94 @@ fn damaged_or_missing_files_are_skipped_and_rebuilt() {
     assert!(other.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn anytime_search_with_tablebases_keeps_the_exact_value_and_is_unexploitable() {
+    use variant_engines::apocalypse::anytime::{search, Limits};
+    use variant_engines::apocalypse::exploit::against_tablebase;
+    let dir = temp_dir("anytime");
+    build_small(&dir, 3);
+    let tables = Tablebases::open(&dir);
+    let limits = Limits {
+        depth: Some(2),
+        movetime: None,
+    };
+    let mut checked = 0;
+    for key in classes_in_build_order(3) {
+        let index = ClassIndex::new(key);
+        for idx in (0..index.len()).step_by(97) {
+            let pos = index.position(idx);
+            if outcome(&pos).is_over() {
+                continue;
+            }
+            let exact = tables.value(&pos).unwrap();
+            let game = tables.root_game(&pos).unwrap();
+            let it = search(&pos, limits, &tables, |_| {}).unwrap();
+            assert!(it.exact);
+            // White's strategy guarantees the exact value against every Black reply, and
+            // Black's holds White to it.
+            assert!((game.matrix.row_guarantee(&it.white) - exact).abs() <= 1e-9);
+            assert!((game.matrix.col_guarantee(&it.black) - exact).abs() <= 1e-9);
+            let e = against_tablebase(&pos, limits, &tables, &tables).unwrap();
+            assert!(e.total() <= 1e-9, "{e:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100);
+    // Without tablebases the heuristic search is measurably exploitable somewhere.
+    let none = Tablebases::none();
+    let mut worst: f64 = 0.0;
+    let index = ClassIndex::new(ClassKey::parse("PNvp-00").unwrap());
+    for idx in (0..index.len()).step_by(41) {
+        let pos = index.position(idx);
+        if !outcome(&pos).is_over() {
+            worst = worst.max(
+                against_tablebase(&pos, limits, &none, &tables)
+                    .unwrap()
+                    .total(),
+            );
+        }
+    }
+    assert!(worst > 1e-3, "{worst}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn command_line_probe_reports_a_damaged_file_in_one_line_and_carries_on() {
+    use std::process::Command;
+    let dir = temp_dir("cli");
+    build_small(&dir, 3);
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let d = dir.to_str().unwrap();
+    let (code, out, _) = run(&["tb", "probe", "4p/5/1N3/2P2/5 11", "--dir", d, "--json"]);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("{\"value\": "), "{out}");
+    let path = format::path_of(&dir, &ClassKey::parse("PNvp-00").unwrap());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    std::fs::write(&path, &bytes).unwrap();
+    // The search still answers, saying once which file it skipped.
+    let (code, out, err) = run(&["solve", "4p/5/1N3/2P2/5 00", "--depth", "2", "--tb-dir", d]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("depth  2"), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("PNvp-00.tb") && err.contains("checksum"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["tb", "verify", "--dir", d]);
+    assert_ne!(code, Some(0));
+    assert!(err.contains("PNvp-00"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -11,6 +11,9 @@ use super::notation::{format_move, format_position, parse_position};
 use super::tablebase::build::{build, BuildOptions};
 use super::tablebase::{ClassKey, Tablebases, DEFAULT_DIR, VERIFY_TOLERANCE};
 
+/// Default tablebase directory (for the binary's own arguments).
+pub const DEFAULT_TB_DIR: &str = DEFAULT_DIR;
+
 /// `apocalypse tb ...`: build, probe and verify endgame tablebases.
 #[derive(Args, Debug)]
 pub struct TbArgs {
@@ -252,4 +255,286 @@ fn print_build_summary(summaries: &[super::tablebase::build::ClassSummary], seco
             String::new()
         }
     );
+}
+
+/// Print one search iteration (text: one line per iteration).
+fn print_iteration(it: &super::anytime::Iteration, json: bool) {
+    let white = strategy_entries(&it.white_moves, &it.white);
+    let black = strategy_entries(&it.black_moves, &it.black);
+    if json {
+        println!(
+            "{{\"depth\": {}, \"value\": {}, \"exact\": {}, \"nodes\": {}, \"time_ms\": {}, \"white\": {}, \"black\": {}}}",
+            it.depth,
+            clean(it.value),
+            it.exact,
+            it.nodes,
+            it.elapsed.as_millis(),
+            strategy_json(&white),
+            strategy_json(&black)
+        );
+    } else {
+        println!(
+            "depth {:>2}  value {:+.6}{}  nodes {:>10}  time {:>6} ms  White: {}  Black: {}",
+            it.depth,
+            clean(it.value),
+            if it.exact { " (exact)" } else { "" },
+            it.nodes,
+            it.elapsed.as_millis(),
+            strategy_text(&white, 4),
+            strategy_text(&black, 4)
+        );
+    }
+}
+
+/// `apocalypse solve POS --depth D | --movetime MS`: anytime search with a report per
+/// iteration (the exact N-turn `--turns` solve lives in the solver module).
+pub fn run_search(
+    position: &[String],
+    depth: Option<u32>,
+    movetime_ms: Option<u64>,
+    json: bool,
+    tb_dir: &std::path::Path,
+) -> Result<(), String> {
+    let pos = parse_position(&position.join(" "))?;
+    let state = super::outcome::outcome(&pos);
+    if state.is_over() {
+        return Err(format!("game is already over: {}", state.describe()));
+    }
+    let tables = Tablebases::open(tb_dir);
+    let limits = super::exploit::limits(depth, movetime_ms);
+    super::anytime::search(&pos, limits, &tables, |it| print_iteration(it, json))
+        .ok_or("no iteration completed")?;
+    Ok(())
+}
+
+/// `apocalypse exploit ...`: best-response gains against the search's root strategies.
+#[derive(Args, Debug)]
+pub struct ExploitArgs {
+    /// Position (quote it); not with --tb-class.
+    position: Vec<String>,
+    /// Search depth (turns) of the strategies measured.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search time per position instead of a depth.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Measure every position of a tablebase class (e.g. `PNvp-00`) against exact values.
+    #[arg(long)]
+    tb_class: Option<String>,
+    /// With --tb-class: measure only every K-th position.
+    #[arg(long, default_value_t = 1)]
+    step: u64,
+    /// With --tb-class: search without tablebases (heuristic strategies, measured exactly).
+    #[arg(long)]
+    no_tb_search: bool,
+    /// Directory of the tablebase files.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    tb_dir: PathBuf,
+}
+
+/// Run `apocalypse exploit ...`.
+pub fn run_exploit(args: ExploitArgs) -> Result<(), String> {
+    if args.depth.is_none() && args.movetime.is_none() {
+        return Err("exploit needs --depth D or --movetime MS".to_string());
+    }
+    let limits = super::exploit::limits(args.depth, args.movetime);
+    let tables = Tablebases::open(&args.tb_dir);
+    let Some(class) = args.tb_class else {
+        let pos = parse_position(&args.position.join(" "))?;
+        let it = super::anytime::search(&pos, limits, &tables, |_| {})
+            .ok_or("the game is over in this position")?;
+        let e = super::exploit::of_search(&pos, &it, &tables);
+        println!(
+            "search depth {}: value {:+.6}; reference value {:+.6} (exact where tablebased, else depth {} per successor)",
+            it.depth,
+            clean(it.value),
+            clean(e.reference_value),
+            it.depth
+        );
+        println!(
+            "best-response gains: White {:.3e}, Black {:.3e}, total {:.3e}",
+            e.white_gain,
+            e.black_gain,
+            e.total()
+        );
+        return Ok(());
+    };
+    if !args.position.is_empty() {
+        return Err("give either a position or --tb-class, not both".to_string());
+    }
+    let key = ClassKey::parse(&class)?;
+    let table = tables
+        .table(&key)
+        .ok_or_else(|| format!("class {class} not available in {}", args.tb_dir.display()))?;
+    let none = Tablebases::none();
+    let search_tables = if args.no_tb_search { &none } else { &tables };
+    let (mut count, mut sum, mut worst) = (0u64, 0.0f64, 0.0f64);
+    let started = Instant::now();
+    for idx in (0..table.index.len()).step_by(args.step.max(1) as usize) {
+        let pos = table.index.position(idx);
+        if super::outcome::outcome(&pos).is_over() {
+            continue;
+        }
+        let e = super::exploit::against_tablebase(&pos, limits, search_tables, &tables)?;
+        count += 1;
+        sum += e.total();
+        worst = worst.max(e.total());
+    }
+    println!(
+        "{}: {count} unfinished positions, strategies from a search {} tablebases; best-response gains (White + Black) mean {:.3e}, max {:.3e}; {:.1} s",
+        key.name(),
+        if args.no_tb_search { "without" } else { "with" },
+        sum / count.max(1) as f64,
+        worst,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `apocalypse play-human`: play one side against the engine in the terminal.
+#[derive(Args, Debug)]
+pub struct PlayHumanArgs {
+    /// Start position (quote it); default the start position.
+    position: Vec<String>,
+    /// The side you play.
+    #[arg(long, default_value = "white", value_parser = ["white", "black"])]
+    side: String,
+    /// Engine time per turn in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
+    /// Random seed of the engine's draws (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Directory of the tablebase files.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    tb_dir: PathBuf,
+}
+
+fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    })
+}
+
+/// Run `apocalypse play-human`.
+pub fn run_play_human(args: PlayHumanArgs) -> Result<(), String> {
+    let pos = if args.position.is_empty() {
+        super::Position::start()
+    } else {
+        parse_position(&args.position.join(" "))?
+    };
+    let side = if args.side == "white" {
+        super::Side::White
+    } else {
+        super::Side::Black
+    };
+    let tables = Tablebases::open(&args.tb_dir);
+    let mut rng = super::play::Rng::new(seed_or_clock(args.seed));
+    let limits = super::exploit::limits(None, Some(args.movetime));
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut output = std::io::stdout();
+    super::play::play_human(
+        &pos,
+        side,
+        limits,
+        &tables,
+        &mut rng,
+        &mut input,
+        &mut output,
+    )
+    .map_err(|e| format!("terminal error: {e}"))?;
+    Ok(())
+}
+
+/// `apocalypse selfplay`: the engine against a random player or itself.
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// Number of games (colours alternate).
+    #[arg(long)]
+    games: u32,
+    /// Engine time per turn in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
+    /// Engine search depth per turn instead of a time (faster, reproducible).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// The opponent.
+    #[arg(long, default_value = "random", value_parser = ["random", "self"])]
+    opponent: String,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Start position (quote it); default the start position.
+    #[arg(long)]
+    position: Option<String>,
+    /// Directory of the tablebase files.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    tb_dir: PathBuf,
+}
+
+/// Run `apocalypse selfplay`.
+pub fn run_selfplay(args: SelfplayArgs) -> Result<(), String> {
+    use super::play::{play_game, MatchScore, Player};
+    let start = match &args.position {
+        Some(p) => parse_position(p)?,
+        None => super::Position::start(),
+    };
+    let tables = Tablebases::open(&args.tb_dir);
+    let limits = if args.depth.is_some() {
+        super::exploit::limits(args.depth, None)
+    } else {
+        super::exploit::limits(None, Some(args.movetime))
+    };
+    let opponent = if args.opponent == "random" {
+        Player::Random
+    } else {
+        Player::Engine
+    };
+    let mut rng = super::play::Rng::new(args.seed);
+    let mut score = MatchScore::default();
+    for game in 0..args.games {
+        let engine_side = if game % 2 == 0 {
+            super::Side::White
+        } else {
+            super::Side::Black
+        };
+        let players = match engine_side {
+            super::Side::White => [Player::Engine, opponent],
+            super::Side::Black => [opponent, Player::Engine],
+        };
+        let result = play_game(&start, players, limits, &tables, &mut rng);
+        let v = result.value()
+            * if engine_side == super::Side::White {
+                1.0
+            } else {
+                -1.0
+            };
+        match v {
+            x if x > 0.0 => score.wins += 1,
+            x if x < 0.0 => score.losses += 1,
+            _ => score.draws += 1,
+        }
+        println!(
+            "game {:>4}: engine {} - {}; W {} D {} L {}",
+            game + 1,
+            engine_side.name(),
+            result.describe(),
+            score.wins,
+            score.draws,
+            score.losses
+        );
+    }
+    println!(
+        "{} games: W {} D {} L {}; score {:.3} +/- {:.3} (95%)",
+        score.games(),
+        score.wins,
+        score.draws,
+        score.losses,
+        score.score(),
+        score.error_bar()
+    );
+    Ok(())
 }

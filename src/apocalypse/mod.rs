@@ -1,10 +1,14 @@
 //! Apocalypse: the 5x5 simultaneous-move game and its solvers.
 
+pub mod anytime;
 pub mod board;
 pub mod commands;
+pub mod eval;
+pub mod exploit;
 pub mod moves;
 pub mod notation;
 pub mod outcome;
+pub mod play;
 pub mod report;
 pub mod resolve;
 pub mod solver;

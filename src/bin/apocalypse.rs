@@ -41,13 +41,28 @@ enum Command {
     },
     /// Endgame tablebases: build, probe, verify.
     Tb(commands::TbArgs),
+    /// Best-response gains against the anytime search's root strategies.
+    Exploit(commands::ExploitArgs),
+    /// Play one side against the engine in the terminal.
+    PlayHuman(commands::PlayHumanArgs),
+    /// Engine matches against a uniform-random player or itself.
+    Selfplay(commands::SelfplayArgs),
     /// Solve the game cut off after N turns: value and both optimal mixed strategies.
     Solve {
         /// Position (quote it) or `start`.
         position: Vec<String>,
         /// Number of turns (unfinished after them scores 0).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=50))]
-        turns: u32,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=50), required_unless_present_any = ["movetime", "depth"])]
+        turns: Option<u32>,
+        /// Anytime search instead: iterative deepening for this many milliseconds.
+        #[arg(long, conflicts_with = "turns")]
+        movetime: Option<u64>,
+        /// Anytime search instead: iterative deepening to this depth (heuristic horizon).
+        #[arg(long, conflicts_with = "turns")]
+        depth: Option<u32>,
+        /// Tablebase directory for the anytime search.
+        #[arg(long, default_value = commands::DEFAULT_TB_DIR)]
+        tb_dir: std::path::PathBuf,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -267,7 +282,13 @@ fn run(cli: Cli) -> Result<(), String> {
             turns,
             json,
             plain,
+            movetime,
+            depth,
+            tb_dir,
         } => {
+            let Some(turns) = turns else {
+                return commands::run_search(&position, depth, movetime, json, &tb_dir);
+            };
             let pos = parse_position(&position.join(" "))?;
             let method = if plain { Method::Plain } else { Method::Pruned };
             let started = Instant::now();
@@ -286,6 +307,9 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Bench { file } => bench(&file),
         Command::Tb(args) => commands::run_tb(args),
+        Command::Exploit(args) => commands::run_exploit(args),
+        Command::PlayHuman(args) => commands::run_play_human(args),
+        Command::Selfplay(args) => commands::run_selfplay(args),
     }
 }
 

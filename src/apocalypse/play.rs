@@ -1,0 +1,250 @@
+//! Playing games: a person against the engine in the terminal, and engine matches against a
+//! uniform-random player or itself.
+
+use std::io::{BufRead, Write};
+
+use super::anytime::{Iteration, Limits, Searcher};
+use super::board::Side;
+use super::moves::{declarable_moves, legal_moves, to_action, Move};
+use super::notation::{diagram, format_move, parse_move};
+use super::outcome::{outcome, Outcome};
+use super::report::describe_turn;
+use super::resolve::resolve;
+use super::tablebase::Tablebases;
+use super::Position;
+
+/// Turns after which a game is scored a draw (redeploys can reset the quiet counter forever).
+pub const MAX_TURNS: u32 = 1000;
+
+/// A small deterministic random number generator (SplitMix64).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut x = self.0;
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^ (x >> 31)
+    }
+
+    /// A uniform float in [0, 1).
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A uniform index below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_f64() * n as f64) as usize % n
+    }
+
+    /// An index drawn with the given probabilities.
+    pub fn pick(&mut self, probs: &[f64]) -> usize {
+        let total: f64 = probs.iter().sum();
+        let mut r = self.next_f64() * total;
+        for (i, &p) in probs.iter().enumerate() {
+            if r < p {
+                return i;
+            }
+            r -= p;
+        }
+        probs.iter().rposition(|&p| p > 0.0).unwrap_or(0)
+    }
+}
+
+/// The engine's move for `side`: searched within `limits`, drawn from its mixed strategy.
+pub fn engine_move(
+    pos: &Position,
+    side: Side,
+    limits: Limits,
+    tables: &Tablebases,
+    rng: &mut Rng,
+) -> (Move, Option<Iteration>) {
+    let Some(it) = Searcher::new(tables).search(pos, limits, |_| {}) else {
+        return (Move::FORFEIT, None);
+    };
+    let (moves, probs) = match side {
+        Side::White => (&it.white_moves, &it.white),
+        Side::Black => (&it.black_moves, &it.black),
+    };
+    let m = moves[rng.pick(probs)];
+    (m, Some(it))
+}
+
+/// A uniformly random legal move (the forfeit only when there is none).
+pub fn random_move(pos: &Position, side: Side, rng: &mut Rng) -> Move {
+    let moves = legal_moves(pos, side);
+    if moves.is_empty() {
+        Move::FORFEIT
+    } else {
+        moves[rng.below(moves.len())]
+    }
+}
+
+/// Who plays a side in a match.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Player {
+    /// The searching engine.
+    Engine,
+    /// Uniform over legal moves.
+    Random,
+}
+
+/// Play one game from `start`; returns the final outcome (a draw after `MAX_TURNS`).
+pub fn play_game(
+    start: &Position,
+    players: [Player; 2],
+    limits: Limits,
+    tables: &Tablebases,
+    rng: &mut Rng,
+) -> Outcome {
+    let mut pos = *start;
+    for _ in 0..MAX_TURNS {
+        let state = outcome(&pos);
+        if state.is_over() {
+            return state;
+        }
+        let mut actions = [Move::FORFEIT; 2];
+        for side in Side::BOTH {
+            actions[side.index()] = match players[side.index()] {
+                Player::Engine => engine_move(&pos, side, limits, tables, rng).0,
+                Player::Random => random_move(&pos, side, rng),
+            };
+        }
+        pos = resolve(&pos, actions).0;
+    }
+    Outcome::Draw(super::outcome::Reason::QuietTurns)
+}
+
+/// Match totals from the engine's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MatchScore {
+    /// Games won by the engine (the first engine when it plays itself).
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+impl MatchScore {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Mean score per game (win 1, draw 1/2).
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
+    }
+
+    /// Half-width of the 95% confidence interval of the score (normal approximation).
+    pub fn error_bar(&self) -> f64 {
+        let n = self.games() as f64;
+        if n < 2.0 {
+            return 1.0;
+        }
+        let mean = self.score();
+        let var = (self.wins as f64 * (1.0 - mean).powi(2)
+            + self.draws as f64 * (0.5 - mean).powi(2)
+            + self.losses as f64 * mean.powi(2))
+            / (n - 1.0);
+        1.96 * (var / n).sqrt()
+    }
+}
+
+/// Read one line; `None` at end of input.
+fn read_line(input: &mut impl BufRead) -> Option<String> {
+    let mut line = String::new();
+    match input.read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line.trim().to_string()),
+    }
+}
+
+/// A person (on `input`/`output`) plays `human` against the engine from `start`.
+pub fn play_human(
+    start: &Position,
+    human: Side,
+    limits: Limits,
+    tables: &Tablebases,
+    rng: &mut Rng,
+    input: &mut impl BufRead,
+    output: &mut impl Write,
+) -> std::io::Result<Option<Outcome>> {
+    let mut pos = *start;
+    let engine = human.opponent();
+    writeln!(
+        output,
+        "You play {}. Declare a move (e.g. c1c2, d4d5@b2, 0000); 'moves' lists them, 'quit' ends.",
+        human.name()
+    )?;
+    loop {
+        write!(output, "{}", diagram(&pos))?;
+        let state = outcome(&pos);
+        if state.is_over() {
+            writeln!(output, "game over: {}", state.describe())?;
+            return Ok(Some(state));
+        }
+        let declared = loop {
+            write!(output, "{} to declare> ", human.name())?;
+            output.flush()?;
+            let Some(line) = read_line(input) else {
+                writeln!(output, "\nend of input: game abandoned")?;
+                return Ok(None);
+            };
+            match line.as_str() {
+                "" => continue,
+                "quit" | "exit" => return Ok(None),
+                "moves" => {
+                    let names: Vec<String> = declarable_moves(&pos, human)
+                        .into_iter()
+                        .map(format_move)
+                        .collect();
+                    writeln!(output, "{}", names.join(" "))?;
+                    continue;
+                }
+                _ => {}
+            }
+            match parse_move(&line) {
+                Err(e) => writeln!(output, "{e}; try again")?,
+                Ok(m) => {
+                    if !m.is_forfeit() && to_action(&pos, human, m).is_forfeit() {
+                        writeln!(
+                            output,
+                            "warning: {} is not a legal move here; it is void and costs you a penalty point",
+                            format_move(m)
+                        )?;
+                    }
+                    break m;
+                }
+            }
+        };
+        let (reply, _) = engine_move(&pos, engine, limits, tables, rng);
+        let mut declared_pair = [Move::FORFEIT; 2];
+        declared_pair[human.index()] = declared;
+        declared_pair[engine.index()] = reply;
+        let actions = [
+            to_action(&pos, Side::White, declared_pair[0]),
+            to_action(&pos, Side::Black, declared_pair[1]),
+        ];
+        let (next, events) = resolve(&pos, actions);
+        writeln!(
+            output,
+            "You declared {}, the engine declared {}.",
+            format_move(declared),
+            format_move(reply)
+        )?;
+        for line in describe_turn(declared_pair, actions, &events) {
+            writeln!(output, "  {line}")?;
+        }
+        pos = next;
+    }
+}

@@ -1,0 +1,85 @@
+//! Playing: the terminal game handles bad input and closed stdin; engine matches run.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn play_human(input: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        .args([
+            "play-human",
+            "4p/5/1N3/2P2/5 00",
+            "--movetime",
+            "50",
+            "--seed",
+            "3",
+            "--tb-dir",
+            "/nonexistent",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_text_reprompts_illegal_moves_warn_and_closed_stdin_ends_cleanly() {
+    let (code, out, err) = play_human("hello\nc2c4\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("invalid move 'hello'"), "{out}");
+    assert!(out.contains("warning: c2c4 is not a legal move"), "{out}");
+    assert!(
+        out.contains("White declared c2c4 (illegal): void, one penalty point"),
+        "{out}"
+    );
+    assert!(out.contains("end of input"), "{out}");
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn the_engine_answers_every_declared_move_and_the_board_is_redrawn() {
+    let (code, out, _) = play_human("b3c5\nc5b3\n");
+    assert_eq!(code, Some(0));
+    let turns = out.matches("You declared").count();
+    // Two turns, unless the game ended after the first.
+    assert!(
+        turns == 2 || (turns == 1 && out.contains("game over")),
+        "{out}"
+    );
+    assert!(out.matches("   a b c d e").count() > turns, "{out}");
+}
+
+#[test]
+fn selfplay_against_random_reports_a_score_with_an_error_bar() {
+    let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        .args([
+            "selfplay",
+            "--games",
+            "4",
+            "--depth",
+            "1",
+            "--position",
+            "p1n2/1p3/5/1P3/2N1P 00",
+            "--tb-dir",
+            "/nonexistent",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text.lines().filter(|l| l.starts_with("game ")).count(), 4);
+    assert!(text.contains("4 games: W"), "{text}");
+    assert!(text.contains("+/-"), "{text}");
+}
