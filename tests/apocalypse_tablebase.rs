@@ -9,6 +9,7 @@ use variant_engines::apocalypse::moves::declarable_moves;
 use variant_engines::apocalypse::notation::parse_position;
 use variant_engines::apocalypse::outcome::outcome;
 use variant_engines::apocalypse::resolve::resolve;
+use variant_engines::apocalypse::solver;
 use variant_engines::apocalypse::tablebase::build::{build, BuildOptions};
 use variant_engines::apocalypse::tablebase::index::classes_in_build_order;
 use variant_engines::apocalypse::tablebase::{format, ClassIndex, ClassKey, Tablebases};
@@ -82,6 +83,11 @@ fn three_piece_tables_are_fixed_points_and_match_the_n_turn_game() {
                 assert!((v - tb).abs() < 1e-9, "{}: {v} vs {tb}", pos.key);
             } else {
                 let v = n_turn_value(&pos, 3, &mut memo);
+                // The project's pruned N-turn solver agrees with the plain induction here.
+                if idx % 5 == 0 {
+                    let pruned = solver::solve(&pos, 3, solver::Method::Pruned).value;
+                    assert!((pruned - v).abs() < 1e-9, "{pruned} vs {v}");
+                }
                 if v.abs() == 1.0 {
                     forced += 1;
                     assert_eq!(tb, v, "forced result within 3 turns must be exact");

@@ -345,7 +345,8 @@ fn tally(values: &[f64]) -> [u64; 4] {
 }
 
 /// Build (or complete) the tablebases: classes whose files exist and check out are reused, so
-/// an interrupted build resumes where it stopped.
+/// an interrupted build resumes where it stopped; once a class had to be built, every later
+/// class is rebuilt too (it may depend on the new values).
 pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
     fs::create_dir_all(&opts.dir)
         .map_err(|e| format!("cannot create {}: {e}", opts.dir.display()))?;
@@ -365,11 +366,13 @@ pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
         .expect("valid progress template"),
     );
     let mut summaries = Vec::new();
+    let mut built_any = false;
     for index in indices {
         let key = index.key;
         let path = format::path_of(&opts.dir, &key);
         bar.set_message(key.name());
-        if path.exists() {
+        // After a class is (re)built, later classes may depend on its new values: redo them.
+        if path.exists() && !built_any {
             match format::read(&opts.dir, &key, index.len()) {
                 Ok(file) => {
                     bar.inc(index.len());
@@ -393,6 +396,7 @@ pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
                 Err(e) => bar.suspend(|| eprintln!("apocalypse: tablebase {e}; rebuilding it")),
             }
         }
+        built_any = true;
         let started = Instant::now();
         let file = solve_class(&tables, &index, opts, &bar)?;
         let bytes = format::write_atomically(&opts.dir, &file)?;
