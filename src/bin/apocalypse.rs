@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use variant_engines::apocalypse::board::Side;
-use variant_engines::apocalypse::commands;
+use variant_engines::apocalypse::commands::{self, clean, strategy_json};
 use variant_engines::apocalypse::moves::{declarable_moves, to_action};
 use variant_engines::apocalypse::notation::{
     diagram, format_move, format_position, parse_joint_move, parse_position,
@@ -179,24 +179,6 @@ fn strategy_lines(
     out
 }
 
-/// A float for output: rounding noise and negative zero removed.
-fn clean(v: f64) -> f64 {
-    let r = (v * 1e12).round() / 1e12;
-    if r == 0.0 {
-        0.0
-    } else {
-        r
-    }
-}
-
-fn json_strategy(lines: &[(String, f64)]) -> String {
-    let parts: Vec<String> = lines
-        .iter()
-        .map(|(m, p)| format!("\"{m}\": {}", clean(*p)))
-        .collect();
-    format!("{{{}}}", parts.join(", "))
-}
-
 fn print_solution(root: &RootSolution, turns: u32, json: bool, exploitability: f64, millis: f64) {
     let white = strategy_lines(&root.white_moves, &root.white);
     let black = strategy_lines(&root.black_moves, &root.black);
@@ -204,8 +186,8 @@ fn print_solution(root: &RootSolution, turns: u32, json: bool, exploitability: f
         println!(
             "{{\"value\": {}, \"white\": {}, \"black\": {}, \"turns\": {}, \"nodes\": {}, \"exploitability\": {}, \"time_ms\": {:.1}}}",
             clean(root.value),
-            json_strategy(&white),
-            json_strategy(&black),
+            strategy_json(&white),
+            strategy_json(&black),
             turns,
             root.nodes,
             clean(exploitability),
