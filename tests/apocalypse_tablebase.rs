@@ -214,3 +214,114 @@ fn command_line_probe_reports_a_damaged_file_in_one_line_and_carries_on() {
     assert!(err.contains("PNvp-00"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The opponent of a won position who stalls best: among the moves that keep the most value
+/// against the winner's mixed strategy, the one least likely to let the winner progress to a
+/// win established earlier (a finished game, an earlier class, a smaller stamp).
+fn stalling_reply(tables: &Tablebases, pos: &Position, winner: Side, strategy: &[f64]) -> usize {
+    let mine = declarable_moves(pos, winner);
+    let theirs = declarable_moves(pos, winner.opponent());
+    let (_, stamp, class) = tables.stored_entry(pos).unwrap();
+    let mut best = (f64::INFINITY, f64::INFINITY, 0);
+    for (j, &t) in theirs.iter().enumerate() {
+        let (mut value, mut progress) = (0.0, 0.0);
+        for (i, &m) in mine.iter().enumerate() {
+            if strategy[i] == 0.0 {
+                continue;
+            }
+            let joint = if winner == Side::White {
+                [m, t]
+            } else {
+                [t, m]
+            };
+            let mut next = resolve(pos, joint).0;
+            next.quiet = 0;
+            let v = tables.value(&next).unwrap();
+            let sign = if winner == Side::White { 1.0 } else { -1.0 };
+            value += strategy[i] * v * sign;
+            let advanced = outcome(&next).is_over()
+                || tables
+                    .stored_entry(&next)
+                    .is_some_and(|(_, s, c)| c != class || s < stamp);
+            progress += strategy[i] * f64::from(u8::from(advanced));
+        }
+        if value < best.0 - 1e-12 || (value <= best.0 + 1e-12 && progress < best.1) {
+            best = (value, progress, j);
+        }
+    }
+    best.2
+}
+
+#[test]
+fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
+    let dir = temp_dir("k4");
+    let mut opts = BuildOptions::new(4, dir.clone());
+    opts.progress = false;
+    let summaries = build(&opts).expect("build");
+    assert!(summaries.iter().all(|s| s.converged), "{summaries:?}");
+    let tables = Tablebases::open(&dir);
+    // Value iteration alone only reaches -0.99999 here after 10^5 rounds (limit-sure win).
+    let slow = parse_position("4p/Pn3/5/N4/5 00").unwrap();
+    assert_eq!(tables.value(&slow), Some(-1.0));
+    let (mut games, mut won, mut limit_sure) = (0, 0, 0);
+    for key in ["PNvpn-00", "PNvpn-10", "PNNvp-00", "PPvpn-01"] {
+        let index = ClassIndex::new(ClassKey::parse(key).unwrap());
+        for idx in (0..index.len()).step_by(61) {
+            let start = index.position(idx);
+            let value = tables.value(&start).unwrap();
+            if outcome(&start).is_over() || value.abs() != 1.0 {
+                continue;
+            }
+            // Every win has a strategy that makes progress; play it against the staller.
+            let mut pos = start;
+            let mut rng = idx;
+            let mut result = 0.0;
+            for _turn in 0..300 {
+                let state = outcome(&pos);
+                if state.is_over() {
+                    result = state.value();
+                    break;
+                }
+                let Some(p) = tables.progress_strategy(&pos) else {
+                    // Only a limit-sure win's small risk lets the loser escape the win.
+                    assert_ne!(
+                        tables.value(&pos),
+                        Some(value),
+                        "no progress strategy at {}",
+                        variant_engines::apocalypse::notation::format_position(&pos)
+                    );
+                    break;
+                };
+                limit_sure += usize::from(!p.sure);
+                let reply = stalling_reply(&tables, &pos, p.winner, &p.strategy);
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let mut x = (rng >> 11) as f64 / (1u64 << 53) as f64;
+                let mut choice = p.strategy.len() - 1;
+                for (i, &w) in p.strategy.iter().enumerate() {
+                    if x < w {
+                        choice = i;
+                        break;
+                    }
+                    x -= w;
+                }
+                let mine = declarable_moves(&pos, p.winner)[choice];
+                let theirs = declarable_moves(&pos, p.winner.opponent())[reply];
+                let joint = if p.winner == Side::White {
+                    [mine, theirs]
+                } else {
+                    [theirs, mine]
+                };
+                pos = resolve(&pos, joint).0;
+                pos.quiet = 0;
+            }
+            games += 1;
+            won += usize::from(result == value);
+        }
+    }
+    eprintln!("{won}/{games} won, {limit_sure} limit-sure turns");
+    assert!(games > 500, "{games}");
+    assert!(won as f64 >= 0.97 * games as f64, "{won}/{games}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -134,7 +134,17 @@ impl<'a> Searcher<'a> {
         if self.aborted {
             return None;
         }
-        let sol = matrix_game::solve(&matrix);
+        let mut sol = matrix_game::solve(&matrix);
+        // In a won tablebase position the winner must make progress, which the one-turn
+        // matrix cannot see (every stalling move keeps the value).
+        if (pos.quiet as u32) + depth < QUIET_LIMIT {
+            if let Some(p) = self.tables.progress_strategy(pos) {
+                match p.winner {
+                    Side::White => sol.row_strategy = p.strategy,
+                    Side::Black => sol.col_strategy = p.strategy,
+                }
+            }
+        }
         Some(Iteration {
             depth,
             value: sol.value,

@@ -6,9 +6,11 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
+use super::board::Side;
 use super::moves::Move;
 use super::notation::{format_move, format_position, parse_position};
 use super::tablebase::build::{build, BuildOptions};
+use super::tablebase::limit::LAYER_WEIGHT;
 use super::tablebase::{ClassKey, Tablebases, DEFAULT_DIR, VERIFY_TOLERANCE};
 
 /// Default tablebase directory (for the binary's own arguments).
@@ -144,21 +146,40 @@ pub fn run_tb(args: TbArgs) -> Result<(), String> {
                 return Ok(());
             }
             let game = tables.root_game(&pos)?;
-            let sol = game.solve();
+            let mut sol = game.solve();
+            // A won position's winner plays the strategy that makes progress (see
+            // ProgressStrategy): the matrix-optimal one may shuttle forever.
+            let progress = tables.progress_strategy(&pos);
+            match &progress {
+                Some(p) if p.winner == Side::White => sol.row_strategy = p.strategy.clone(),
+                Some(p) => sol.col_strategy = p.strategy.clone(),
+                None => {}
+            }
+            let win = progress
+                .as_ref()
+                .map(|p| if p.sure { "sure" } else { "limit" });
             let white = strategy_entries(&game.white, &sol.row_strategy);
             let black = strategy_entries(&game.black, &sol.col_strategy);
             if json {
                 println!(
-                    "{{\"value\": {}, \"white\": {}, \"black\": {}}}",
+                    "{{\"value\": {}, \"white\": {}, \"black\": {}{}}}",
                     clean(sol.value),
                     strategy_json(&white),
-                    strategy_json(&black)
+                    strategy_json(&black),
+                    win.map_or(String::new(), |w| format!(", \"win\": \"{w}\""))
                 );
             } else {
                 println!("position: {}", format_position(&pos));
                 println!("value (White): {:.12}", clean(sol.value));
                 println!("White: {}", strategy_text(&white, usize::MAX));
                 println!("Black: {}", strategy_text(&black, usize::MAX));
+                match win {
+                    Some("sure") => println!("win: sure (the winner's strategy risks nothing and makes progress)"),
+                    Some(_) => println!(
+                        "win: limit-sure (no strategy wins with certainty; this one wins with probability -> 1 as its small weights shrink, here {LAYER_WEIGHT} per layer)"
+                    ),
+                    None => {}
+                }
             }
             Ok(())
         }

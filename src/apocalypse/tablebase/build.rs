@@ -19,6 +19,7 @@ use rayon::prelude::*;
 
 use super::format::{self, ClassFile};
 use super::index::{classes_in_build_order, ClassIndex, ClassKey};
+use super::limit::{limit_sure_wins, LocalGame, Successor};
 use super::probe::{ClassTable, Tablebases};
 use crate::apocalypse::board::{Position, Side};
 use crate::apocalypse::moves::declarable_moves;
@@ -175,9 +176,62 @@ fn game_value(game: &Game, local: &[f64], class: &[f64]) -> f64 {
     matrix_game::solve(&Matrix::new(game.rows, game.cols, data)).value
 }
 
+/// The group's games as seen by the player hoping for `target` (+1 White, -1 Black), for the
+/// limit-sure analysis: a cell is a target when its value is settled at `target` exactly.
+fn local_games(games: &[Result<Game, f64>], class: &[f64], target: f64) -> Vec<Option<LocalGame>> {
+    let successor = |cell: &Cell| match *cell {
+        Cell::Fixed(v) if v == target => Successor::Target,
+        Cell::Class(i) if class[i as usize] == target => Successor::Target,
+        Cell::Local(k) => match games[k as usize] {
+            Ok(_) => Successor::State(k),
+            Err(v) if v == target => Successor::Target,
+            Err(_) => Successor::Outside,
+        },
+        _ => Successor::Outside,
+    };
+    games
+        .iter()
+        .map(|game| {
+            let g = game.as_ref().ok()?;
+            let white_view = LocalGame {
+                rows: g.rows,
+                cols: g.cols,
+                successors: g.cells.iter().map(successor).collect(),
+            };
+            Some(if target > 0.0 {
+                white_view
+            } else {
+                white_view.transposed()
+            })
+        })
+        .collect()
+}
+
+/// Settle the group's limit-sure wins of either side at exactly ±1 (value iteration would only
+/// approach them like c/N); returns each position's round of the analysis (`None`: not won).
+fn settle_limit_sure_wins(games: &mut [Result<Game, f64>], class: &[f64]) -> Vec<Option<u32>> {
+    let white = limit_sure_wins(&local_games(games, class, 1.0));
+    let black = limit_sure_wins(&local_games(games, class, -1.0));
+    let mut rounds = Vec::with_capacity(games.len());
+    for (game, (w, b)) in games.iter_mut().zip(white.into_iter().zip(black)) {
+        debug_assert!(
+            w.is_none() || b.is_none(),
+            "a position cannot be won by both sides"
+        );
+        let round = if game.is_ok() { w.or(b) } else { None };
+        if round.is_some() {
+            *game = Err(if w.is_some() { 1.0 } else { -1.0 });
+        }
+        rounds.push(round);
+    }
+    rounds
+}
+
 /// How one group's iteration ended.
 struct GroupResult {
     values: Vec<f64>,
+    /// Round of the limit-sure analysis that settled each position (`None`: not a win).
+    rounds: Vec<Option<u32>>,
     iterations: u32,
     residual: f64,
     converged: bool,
@@ -227,6 +281,7 @@ fn iterate_group(
         if residual <= tolerance || iterations >= max_iterations {
             return GroupResult {
                 values,
+                rounds: Vec::new(),
                 iterations,
                 residual,
                 converged: residual <= tolerance,
@@ -263,6 +318,10 @@ pub fn solve_class(
     }
     let size = index.group_size() as usize;
     let mut values = vec![0.0; index.len() as usize];
+    // Order in which wins were established (0 = not by the limit-sure analysis): a win only
+    // relies on wins of this class with smaller stamps, so strategies can make progress.
+    let mut stamps = vec![0u32; index.len() as usize];
+    let mut next_stamp = 1u32;
     let sweeps_needed = index.key.can_redeploy();
     let (mut iterations, mut converged, mut residual) = (0u32, true, 0.0f64);
     for sweep in 1.. {
@@ -276,16 +335,25 @@ pub fn solve_class(
             let results: Vec<Result<(usize, GroupResult), String>> = groups
                 .par_iter()
                 .map(|&g| {
-                    let games = group_games(tables, index, g)?;
+                    let mut games = group_games(tables, index, g)?;
+                    let rounds = settle_limit_sure_wins(&mut games, &values);
                     let start = &values[g * size..(g + 1) * size];
-                    let r =
+                    let mut r =
                         iterate_group(&games, start, &values, opts.tolerance, opts.max_iterations);
+                    r.rounds = rounds;
                     bar.inc(size as u64);
                     Ok((g, r))
                 })
                 .collect();
+            // Groups of one level only see each other's values from before the level, so all
+            // their rounds are stamped after every earlier level.
+            let mut last_round = 0;
             for r in results {
                 let (g, r) = r?;
+                for (stamp, round) in stamps[g * size..(g + 1) * size].iter_mut().zip(&r.rounds) {
+                    *stamp = round.map_or(0, |k| next_stamp + k - 1);
+                    last_round = last_round.max(round.unwrap_or(0));
+                }
                 let slot = &mut values[g * size..(g + 1) * size];
                 for (old, new) in slot.iter_mut().zip(&r.values) {
                     sweep_change = sweep_change.max((*old - *new).abs());
@@ -295,6 +363,7 @@ pub fn solve_class(
                 sweep_converged &= r.converged;
                 sweep_residual = sweep_residual.max(r.residual);
             }
+            next_stamp += last_round;
         }
         converged = sweep_converged;
         residual = sweep_residual;
@@ -322,6 +391,7 @@ pub fn solve_class(
     Ok(ClassFile {
         key: index.key,
         values: values.into_iter().map(snap).collect(),
+        stamps,
         residual,
         iterations,
         converged,
@@ -390,6 +460,7 @@ pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
                     tables.insert(ClassTable {
                         index,
                         values: file.values,
+                        stamps: file.stamps,
                     });
                     continue;
                 }
@@ -414,6 +485,7 @@ pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
         tables.insert(ClassTable {
             index,
             values: file.values,
+            stamps: file.stamps,
         });
     }
     bar.finish_and_clear();

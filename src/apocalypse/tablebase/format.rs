@@ -4,7 +4,8 @@
 //! horsemen, penalties, White's first, then 2 zero bytes), number of positions (u64), number of
 //! fractional values (u64), largest residual of the value iteration (f64), iterations (u32),
 //! converged flag (u32); then 2 bits per position (0 = loss, 1 = draw, 2 = win, 3 = fractional),
-//! then the fractional values as f64 in position order; then an FNV-1a 64 checksum of all the
+//! then the fractional values as f64 in position order; then for each won or lost position, in
+//! position order, the stamp of its win (u32, 0 = none); then an FNV-1a 64 checksum of all the
 //! bytes before it. Most values are -1, 0 or 1, so a position takes a little over 2 bits.
 
 use std::fs;
@@ -15,8 +16,9 @@ use super::index::ClassKey;
 
 /// File magic.
 const MAGIC: &[u8; 8] = b"APOCTB\r\n";
-/// Format version; bump on any layout change.
-pub const VERSION: u32 = 1;
+/// Format version; bump on any layout change, or when older builds stored wrong values (version 1
+/// left limit-sure wins at the value iteration's c/N approximation of ±1).
+pub const VERSION: u32 = 2;
 /// Bytes before the packed values.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8 + 8 + 4 + 4;
 
@@ -27,6 +29,8 @@ pub struct ClassFile {
     pub key: ClassKey,
     /// One value per position of the class index.
     pub values: Vec<f64>,
+    /// One stamp per position: the order in which a win (value ±1) was established, 0 if none.
+    pub stamps: Vec<u32>,
     /// Largest value change in the last iteration (0 when the class needed no iteration).
     pub residual: f64,
     /// Iterations used by the slowest group.
@@ -104,6 +108,11 @@ pub fn encode(file: &ClassFile) -> Vec<u8> {
     for v in &fractional {
         out.extend_from_slice(&v.to_le_bytes());
     }
+    for (&v, &stamp) in file.values.iter().zip(&file.stamps) {
+        if v.abs() == 1.0 {
+            out.extend_from_slice(&stamp.to_le_bytes());
+        }
+    }
     let sum = fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
@@ -155,11 +164,15 @@ pub fn decode(bytes: &[u8], expected: &ClassKey, positions: u64) -> Result<Class
     let converged = u32_at(bytes, 48) != 0;
     let n = n as usize;
     let packed = n.div_ceil(4);
-    if body.len() != HEADER_LEN + packed + fractional * 8 {
+    let codes = &body[HEADER_LEN..(HEADER_LEN + packed).min(body.len())];
+    let decisive = (0..n.min(codes.len() * 4))
+        .filter(|&i| matches!((codes[i / 4] >> (2 * (i % 4))) & 3, 0 | 2))
+        .count();
+    if body.len() != HEADER_LEN + packed + fractional * 8 + decisive * 4 {
         return Err("wrong length for its header".to_string());
     }
-    let codes = &body[HEADER_LEN..HEADER_LEN + packed];
-    let mut extra = body[HEADER_LEN + packed..]
+    let stamps_at = HEADER_LEN + packed + fractional * 8;
+    let mut extra = body[HEADER_LEN + packed..stamps_at]
         .chunks_exact(8)
         .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")));
     let mut values = Vec::with_capacity(n);
@@ -177,9 +190,23 @@ pub fn decode(bytes: &[u8], expected: &ClassKey, positions: u64) -> Result<Class
     if extra.next().is_some() {
         return Err("more fractional values than codes say".to_string());
     }
+    let mut stored_stamps = body[stamps_at..]
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")));
+    let stamps = values
+        .iter()
+        .map(|v| {
+            if v.abs() == 1.0 {
+                stored_stamps.next().unwrap_or(0)
+            } else {
+                0
+            }
+        })
+        .collect();
     Ok(ClassFile {
         key,
         values,
+        stamps,
         residual,
         iterations,
         converged,
@@ -219,6 +246,7 @@ mod tests {
         let file = ClassFile {
             key,
             values: vec![1.0, 0.0, -1.0, 0.25, 0.0, -0.5, 1.0],
+            stamps: vec![3, 0, 1, 0, 0, 0, 0],
             residual: 1e-12,
             iterations: 3,
             converged: true,

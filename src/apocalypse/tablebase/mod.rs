@@ -10,10 +10,11 @@
 pub mod build;
 pub mod format;
 pub mod index;
+pub mod limit;
 pub mod probe;
 
 pub use index::{ClassIndex, ClassKey};
-pub use probe::{RootGame, Tablebases};
+pub use probe::{ProgressStrategy, RootGame, Tablebases};
 
 /// Default directory of tablebase files.
 pub const DEFAULT_DIR: &str = "tablebases";

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use super::format;
 use super::index::{classes_in_build_order, ClassIndex, ClassKey};
+use super::limit::{witness_layers, witness_strategy, LocalGame, Successor};
 use crate::apocalypse::board::{Position, Side};
 use crate::apocalypse::moves::{declarable_moves, Move};
 use crate::apocalypse::outcome::outcome;
@@ -21,6 +22,9 @@ pub struct ClassTable {
     pub index: ClassIndex,
     /// One value per position.
     pub values: Vec<f64>,
+    /// Per position, the order in which a win (±1) was established (0: not recorded); a win
+    /// relies only on wins of its class with smaller stamps and on earlier classes.
+    pub stamps: Vec<u32>,
 }
 
 /// A set of class tables: read lazily from a directory, or filled by the builder.
@@ -47,6 +51,22 @@ impl RootGame {
     pub fn solve(&self) -> Solution {
         matrix_game::solve(&self.matrix)
     }
+}
+
+/// How the winner of a won tablebase position should play so that the win actually comes.
+///
+/// Every move of a won position's optimal strategy keeps the value ±1, so a strategy that is
+/// merely optimal in the one-turn matrix can shuttle forever (a draw). This one steers towards
+/// wins established earlier by the build (smaller stamps, earlier classes, finished games).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProgressStrategy {
+    /// The side that wins.
+    pub winner: Side,
+    /// Probability of each of the winner's declarable moves.
+    pub strategy: Vec<f64>,
+    /// True when no move risks the win (a sure win); false when the win is only limit-sure
+    /// and some moves, played with small weight, could let the opponent escape.
+    pub sure: bool,
 }
 
 /// Result of checking the fixed point over a class.
@@ -154,6 +174,7 @@ impl Tablebases {
                 Ok(file) => Some(Arc::new(ClassTable {
                     index,
                     values: file.values,
+                    stamps: file.stamps,
                 })),
                 Err(e) => {
                     eprintln!("apocalypse: tablebase {e}; carrying on without it");
@@ -166,17 +187,89 @@ impl Tablebases {
 
     /// Value of an unfinished position (quiet counter ignored), if its class is available.
     pub fn stored_value(&self, pos: &Position) -> Option<f64> {
+        self.stored_entry(pos).map(|(v, _, _)| v)
+    }
+
+    /// Value, win stamp and stored (canonical) class of an unfinished position.
+    pub fn stored_entry(&self, pos: &Position) -> Option<(f64, u32, ClassKey)> {
         let key = ClassKey::of(pos);
         if key.pieces() > self.max_pieces || key.penalties[0] > 1 || key.penalties[1] > 1 {
             return None;
         }
         if key.is_canonical() {
             let t = self.table(&key)?;
-            Some(t.values[t.index.locate(pos)? as usize])
+            let i = t.index.locate(pos)? as usize;
+            Some((t.values[i], t.stamps[i], key))
         } else {
             let t = self.table(&key.mirrored())?;
-            Some(-t.values[t.index.locate(&pos.mirrored())? as usize])
+            let i = t.index.locate(&pos.mirrored())? as usize;
+            Some((-t.values[i], t.stamps[i], key.mirrored()))
         }
+    }
+
+    /// The winner's progress strategy at a won or lost tablebase position; `None` for other
+    /// values, finished games, uncovered positions, and wins the build did not stamp.
+    pub fn progress_strategy(&self, pos: &Position) -> Option<ProgressStrategy> {
+        let p = without_counter(pos);
+        if outcome(&p).is_over() {
+            return None;
+        }
+        let (value, stamp, class) = self.stored_entry(&p)?;
+        if value.abs() != 1.0 || stamp == 0 {
+            return None;
+        }
+        let winner = if value > 0.0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let mine = declarable_moves(&p, winner);
+        let theirs = declarable_moves(&p, winner.opponent());
+        let mut successors = Vec::with_capacity(mine.len() * theirs.len());
+        for &m in &mine {
+            for &t in &theirs {
+                let joint = if winner == Side::White {
+                    [m, t]
+                } else {
+                    [t, m]
+                };
+                let next = without_counter(&resolve(&p, joint).0);
+                let state = outcome(&next);
+                successors.push(if state.is_over() {
+                    if state.value() == value {
+                        Successor::Target
+                    } else {
+                        Successor::Outside
+                    }
+                } else {
+                    match self.stored_entry(&next) {
+                        Some((v, s, c)) if v == value => {
+                            if c != class || (s != 0 && s < stamp) {
+                                Successor::Target
+                            } else {
+                                Successor::State(0)
+                            }
+                        }
+                        _ => Successor::Outside,
+                    }
+                });
+            }
+        }
+        let game = LocalGame {
+            rows: mine.len(),
+            cols: theirs.len(),
+            successors,
+        };
+        let layers = witness_layers(
+            &game,
+            |s| s != Successor::Outside,
+            |s| s == Successor::Target,
+        )?;
+        Some(ProgressStrategy {
+            winner,
+            strategy: witness_strategy(&layers),
+            sure: layers.iter().all(|l| l.is_none_or(|k| k == 1)),
+        })
     }
 
     /// Exact value of any position (finished ones score their outcome), if available.
