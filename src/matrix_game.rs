@@ -70,7 +70,17 @@ pub fn solve(matrix: &Matrix) -> Solution {
     }
     // Rounding trouble on a degenerate game: Bland's rule throughout is slower but safer.
     let careful = simplex(matrix, &rows, &cols, true);
-    if certificate_gap(matrix, &careful) < certificate_gap(matrix, &sol) {
+    let (gap, careful_gap) = (
+        certificate_gap(matrix, &sol),
+        certificate_gap(matrix, &careful),
+    );
+    if gap.min(careful_gap) > 1e-9 {
+        log::warn!(
+            "matrix game solved only to within {:.1e}: {matrix:?}",
+            gap.min(careful_gap)
+        );
+    }
+    if careful_gap < gap {
         careful
     } else {
         sol
@@ -164,7 +174,11 @@ fn remove_dominated(m: &Matrix) -> (Vec<usize>, Vec<usize>) {
     }
 }
 
-const PIVOT_EPS: f64 = 1e-12;
+/// Pivot elements smaller than this count as zero: games whose entries differ by ~1e-12 (the
+/// iterates of a converging value iteration) otherwise produce such pivots and lose accuracy.
+const PIVOT_EPS: f64 = 1e-9;
+/// A reduced cost above -this counts as optimal.
+const OPTIMALITY_EPS: f64 = 1e-13;
 
 /// Dense tableau simplex for the column player's LP on the sub-game `rows` x `cols`:
 /// maximise sum(q) subject to (A + shift) q <= 1, q >= 0 (feasible at q = 0, no phase 1).
@@ -178,20 +192,80 @@ fn simplex(m: &Matrix, rows: &[usize], cols: &[usize], bland_only: bool) -> Solu
     let shift = 1.0 - min;
     // Tableau: nr constraint rows + objective row; nc structural + nr slack columns + rhs.
     let width = nc + nr + 1;
-    let mut t = vec![0.0; (nr + 1) * width];
-    for (r, &i) in rows.iter().enumerate() {
-        for (c, &j) in cols.iter().enumerate() {
-            t[r * width + c] = m.at(i, j) + shift;
+    let initial = {
+        let mut t = vec![0.0; (nr + 1) * width];
+        for (r, &i) in rows.iter().enumerate() {
+            for (c, &j) in cols.iter().enumerate() {
+                t[r * width + c] = m.at(i, j) + shift;
+            }
+            t[r * width + nc + r] = 1.0;
+            t[r * width + width - 1] = 1.0;
         }
-        t[r * width + nc + r] = 1.0;
-        t[r * width + width - 1] = 1.0;
-    }
-    for c in 0..nc {
-        t[nr * width + c] = -1.0;
-    }
+        for c in 0..nc {
+            t[nr * width + c] = -1.0;
+        }
+        t
+    };
+    let mut t = initial.clone();
     let mut basis: Vec<usize> = (nc..nc + nr).collect();
+    run_pivots(&mut t, &mut basis, nr, width, bland_only);
+    let read = |t: &[f64], basis: &[usize]| {
+        let objective = t[nr * width + width - 1];
+        let mut y = vec![0.0; m.cols];
+        for (r, &b) in basis.iter().enumerate() {
+            if b < nc {
+                y[cols[b]] = t[r * width + width - 1].max(0.0) / objective;
+            }
+        }
+        let mut x = vec![0.0; m.rows];
+        for (r, &i) in rows.iter().enumerate() {
+            x[i] = t[nr * width + nc + r].max(0.0) / objective;
+        }
+        normalise(&mut x);
+        normalise(&mut y);
+        Solution {
+            value: 1.0 / objective - shift,
+            row_strategy: x,
+            col_strategy: y,
+        }
+    };
+    let mut best = read(&t, &basis);
+    let mut gap = certificate_gap(m, &best);
+    // Pivots accumulate rounding; rebuild the final basis's tableau from the original data
+    // (partial pivoting) and let the simplex correct a basis that was optimal only by error.
+    for _ in 0..3 {
+        if gap <= 1e-13 {
+            break;
+        }
+        let Some((fresh, fresh_basis)) = reinvert(&initial, &basis, nr, width) else {
+            break;
+        };
+        t = fresh;
+        basis = fresh_basis;
+        let pivoted = run_pivots(&mut t, &mut basis, nr, width, bland_only);
+        let candidate = read(&t, &basis);
+        let candidate_gap = certificate_gap(m, &candidate);
+        if candidate_gap < gap {
+            (best, gap) = (candidate, candidate_gap);
+        }
+        if !pivoted {
+            break;
+        }
+    }
+    best
+}
+
+/// Simplex pivots until no reduced cost is negative; returns whether any pivot was made.
+fn run_pivots(
+    t: &mut [f64],
+    basis: &mut [usize],
+    nr: usize,
+    width: usize,
+    bland_only: bool,
+) -> bool {
     let mut degenerate_streak = 0;
-    let max_iterations = 50 * (nr + nc) + 100;
+    let max_iterations = 50 * width + 100;
+    let mut pivoted = false;
     for _ in 0..max_iterations {
         let obj = &t[nr * width..(nr + 1) * width - 1];
         // Dantzig's rule normally; Bland's rule after a run of degenerate pivots (no cycling).
@@ -201,24 +275,31 @@ fn simplex(m: &Matrix, rows: &[usize], cols: &[usize], bland_only: bool) -> Solu
                 .enumerate()
                 .min_by(|a, b| a.1.total_cmp(b.1))
                 .expect("non-empty objective row");
-            (v < -PIVOT_EPS).then_some(c)
+            (v < -OPTIMALITY_EPS).then_some(c)
         } else {
-            obj.iter().position(|&v| v < -PIVOT_EPS)
+            obj.iter().position(|&v| v < -OPTIMALITY_EPS)
         };
         let Some(e) = entering else { break };
+        // Harris's ratio test: among rows whose ratio is within a rounding tolerance of the
+        // minimum, take the largest pivot element (small pivots wreck the tableau).
+        let rhs = |r: usize| t[r * width + width - 1];
+        let bound = (0..nr)
+            .filter(|&r| t[r * width + e] > PIVOT_EPS)
+            .map(|r| (rhs(r) + 1e-12) / t[r * width + e])
+            .fold(f64::INFINITY, f64::min);
         let mut leaving: Option<(usize, f64)> = None;
         for r in 0..nr {
             let a = t[r * width + e];
-            if a > PIVOT_EPS {
-                let ratio = t[r * width + width - 1] / a;
+            if a > PIVOT_EPS && rhs(r) / a <= bound {
                 let better = match leaving {
                     None => true,
-                    Some((lr, best)) => {
-                        ratio < best - 1e-15 || (ratio <= best + 1e-15 && basis[r] < basis[lr])
+                    Some((lr, _)) => {
+                        let best = t[lr * width + e];
+                        a > best * (1.0 + 1e-9) || (a >= best && basis[r] < basis[lr])
                     }
                 };
                 if better {
-                    leaving = Some((r, ratio));
+                    leaving = Some((r, rhs(r).max(0.0) / a));
                 }
             }
         }
@@ -229,27 +310,43 @@ fn simplex(m: &Matrix, rows: &[usize], cols: &[usize], bland_only: bool) -> Solu
         } else {
             0
         };
-        pivot(&mut t, width, nr + 1, l, e);
+        pivot(t, width, nr + 1, l, e);
         basis[l] = e;
+        pivoted = true;
     }
-    let objective = t[nr * width + width - 1];
-    let mut y = vec![0.0; m.cols];
-    for (r, &b) in basis.iter().enumerate() {
-        if b < nc {
-            y[cols[b]] = t[r * width + width - 1].max(0.0) / objective;
+    pivoted
+}
+
+/// The tableau of `basis` computed afresh from the initial tableau by Gauss-Jordan elimination
+/// with partial pivoting, and the basis in its new row order; `None` if numerically singular.
+fn reinvert(
+    initial: &[f64],
+    basis: &[usize],
+    nr: usize,
+    width: usize,
+) -> Option<(Vec<f64>, Vec<usize>)> {
+    let mut t = initial.to_vec();
+    let mut placed = vec![usize::MAX; nr];
+    for &b in basis {
+        let (row, size) = (0..nr)
+            .filter(|&r| placed[r] == usize::MAX)
+            .map(|r| (r, t[r * width + b].abs()))
+            .max_by(|x, y| x.1.total_cmp(&y.1))?;
+        if size < PIVOT_EPS {
+            return None;
         }
+        pivot(&mut t, width, nr + 1, row, b);
+        placed[row] = b;
     }
-    let mut x = vec![0.0; m.rows];
-    for (r, &i) in rows.iter().enumerate() {
-        x[i] = t[nr * width + nc + r].max(0.0) / objective;
+    // A basis must keep every right-hand side non-negative; tiny negatives are rounding.
+    for r in 0..nr {
+        let rhs = &mut t[r * width + width - 1];
+        if *rhs < -1e-9 {
+            return None;
+        }
+        *rhs = rhs.max(0.0);
     }
-    normalise(&mut x);
-    normalise(&mut y);
-    Solution {
-        value: 1.0 / objective - shift,
-        row_strategy: x,
-        col_strategy: y,
-    }
+    Some((t, placed))
 }
 
 fn pivot(t: &mut [f64], width: usize, height: usize, l: usize, e: usize) {

@@ -37,6 +37,17 @@ fn random_matrix(rng: &mut Rng, max_side: u64) -> Matrix {
     Matrix::new(rows, cols, data)
 }
 
+/// Entries that differ by about `spread`, as the iterates of a converging value iteration do.
+fn near_tie_matrix(rng: &mut Rng, max_side: u64, spread: f64) -> Matrix {
+    let rows = 1 + rng.below(max_side) as usize;
+    let cols = 1 + rng.below(max_side) as usize;
+    let base: Vec<f64> = (0..4).map(|_| rng.unit() * 2.0 - 1.0).collect();
+    let data = (0..rows * cols)
+        .map(|_| base[rng.below(4) as usize] + (rng.unit() - 0.5) * spread)
+        .collect();
+    Matrix::new(rows, cols, data)
+}
+
 fn assert_distribution(p: &[f64]) {
     assert!(p.iter().all(|&v| v >= 0.0), "negative probability {p:?}");
     assert!(
@@ -70,6 +81,69 @@ fn certificates_hold_on_thousands_of_random_games() {
         let m = random_matrix(&mut rng, 35);
         check_certificate(&m);
     }
+}
+
+#[test]
+fn near_ties_are_solved_exactly() {
+    let mut rng = Rng(0x0dd5_eed5_2026_1130);
+    for spread in [4e-12, 4e-10, 4e-8] {
+        for _ in 0..std::env::var("NEAR_TIES").map_or(2000, |v| v.parse().unwrap()) {
+            let m = near_tie_matrix(&mut rng, 30, spread);
+            check_certificate(&m);
+        }
+    }
+    // Met in a 5-piece tablebase build: two rows differing by 1.5e-12 once led the simplex to
+    // pivot on a near-zero element and stop 1.1e-5 away from the value.
+    let r = -0.3689604114717928;
+    let rows = [
+        [
+            -1.0 / 3.0,
+            -1.0,
+            1.0 / 3.0,
+            0.3554289246511799,
+            0.333333333333333,
+            1.0,
+        ],
+        [1.0, -1.0, -1.0, -1.0, -1.0, 1.0],
+        [1.0, r, 0.0, 0.37953795379537936, 0.414050103380295, 1.0],
+        [1.0, r, 0.5, 0.4715097027356947, 0.4653405429373465, 1.0],
+        [
+            1.0,
+            -0.3689604114703269,
+            0.17980589839881334,
+            0.33872319930628025,
+            -0.4216867469879517,
+            1.0,
+        ],
+        [
+            1.0,
+            -1.0,
+            0.4114393262221423,
+            0.4285714285714288,
+            0.4219219587954308,
+            1.0,
+        ],
+        [
+            1.0,
+            -1.0,
+            0.0,
+            0.36363636363636376,
+            0.32993951834968094,
+            1.0,
+        ],
+        [
+            -1.0 / 6.0,
+            0.2660879229035169,
+            0.1914365208935429,
+            0.332032766451704,
+            4.4e-16,
+            1.0,
+        ],
+        [0.4577694820345315, 0.0, 0.0, 0.0, -0.46005457594655486, 1.0],
+        [1.0, 0.0, 0.0, 0.0, -0.47136381465085364, 1.0],
+        [-1.0, -1.0, -1.0, -1.0, -1.0, 0.0],
+    ];
+    check_certificate(&Matrix::new(11, 6, rows.concat()));
 }
 
 /// Value by support enumeration on 2xn games: the lower envelope of the row player's mixes is

@@ -276,6 +276,19 @@ fn iterate_group(
             }
             next[i] = v;
         }
+        if iterations % 1000 == 0 {
+            let worst = (0..n)
+                .max_by(|&a, &b| {
+                    (next[a] - values[a])
+                        .abs()
+                        .total_cmp(&(next[b] - values[b]).abs())
+                })
+                .unwrap_or(0);
+            log::trace!(
+                "iteration {iterations}: residual {residual:.3e}, worst local {worst} value {:.12}",
+                next[worst]
+            );
+        }
         values = next;
         changed = next_changed;
         if residual <= tolerance || iterations >= max_iterations {
@@ -338,8 +351,17 @@ pub fn solve_class(
                     let mut games = group_games(tables, index, g)?;
                     let rounds = settle_limit_sure_wins(&mut games, &values);
                     let start = &values[g * size..(g + 1) * size];
+                    let started = Instant::now();
                     let mut r =
                         iterate_group(&games, start, &values, opts.tolerance, opts.max_iterations);
+                    log::debug!(
+                        "{} group {g}: {} settled by the limit-sure analysis, {} iterations, residual {:.1e}, {:.2} s",
+                        index.key.name(),
+                        rounds.iter().filter(|r| r.is_some()).count(),
+                        r.iterations,
+                        r.residual,
+                        started.elapsed().as_secs_f64()
+                    );
                     r.rounds = rounds;
                     bar.inc(size as u64);
                     Ok((g, r))
