@@ -1,13 +1,15 @@
 //! Building tablebases: every class in order, each by value iteration over its matrix games.
 //!
-//! Inside a class, footman steps only move footmen forward, so positions are grouped by their
-//! footman configuration and the groups processed from the most advanced down: a group's
-//! successors are then finished (outcomes, earlier classes, more advanced groups) or in the
-//! group itself (both sides moved horsemen), and only that remainder needs iterating. Redeploys
-//! move footmen back; classes where a side has two horsemen and can redeploy repeat the whole
-//! sweep until no value changes. Each group iterates Jacobi-style (a new array per iteration:
-//! the N-th iterate is the N-turn value with unfinished play scored 0, whose limit is the value
-//! with endless play a draw).
+//! A class starts with a combinatorial pass over all its positions that finds both sides'
+//! limit-sure wins (`limit.rs`) and settles them at exactly ±1: value iteration would only
+//! creep towards them like c/N. The rest is iterated. Footman steps only move footmen forward,
+//! so positions are grouped by their footman configuration and the groups processed from the
+//! most advanced down: a group's successors are then finished (outcomes, earlier classes, more
+//! advanced groups) or in the group itself (both sides moved horsemen), and only that remainder
+//! needs iterating. Redeploys move footmen back; classes where a side has two horsemen and can
+//! redeploy repeat the whole sweep until no value changes. Each group iterates Jacobi-style (a
+//! new array per iteration: the N-th iterate is the N-turn value with unfinished play scored 0,
+//! whose limit is the value with endless play a draw).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -19,7 +21,7 @@ use rayon::prelude::*;
 
 use super::format::{self, ClassFile};
 use super::index::{classes_in_build_order, ClassIndex, ClassKey};
-use super::limit::{limit_sure_wins, LocalGame, Successor};
+use super::limit::{limit_sure_wins, GameGraph, Successor};
 use super::probe::{ClassTable, Tablebases};
 use crate::apocalypse::board::{Position, Side};
 use crate::apocalypse::moves::declarable_moves;
@@ -176,62 +178,143 @@ fn game_value(game: &Game, local: &[f64], class: &[f64]) -> f64 {
     matrix_game::solve(&Matrix::new(game.rows, game.cols, data)).value
 }
 
-/// The group's games as seen by the player hoping for `target` (+1 White, -1 Black), for the
-/// limit-sure analysis: a cell is a target when its value is settled at `target` exactly.
-fn local_games(games: &[Result<Game, f64>], class: &[f64], target: f64) -> Vec<Option<LocalGame>> {
-    let successor = |cell: &Cell| match *cell {
-        Cell::Fixed(v) if v == target => Successor::Target,
-        Cell::Class(i) if class[i as usize] == target => Successor::Target,
-        Cell::Local(k) => match games[k as usize] {
-            Ok(_) => Successor::State(k),
-            Err(v) if v == target => Successor::Target,
-            Err(_) => Successor::Outside,
-        },
-        _ => Successor::Outside,
-    };
-    games
-        .iter()
-        .map(|game| {
-            let g = game.as_ref().ok()?;
-            let white_view = LocalGame {
-                rows: g.rows,
-                cols: g.cols,
-                successors: g.cells.iter().map(successor).collect(),
-            };
-            Some(if target > 0.0 {
-                white_view
-            } else {
-                white_view.transposed()
-            })
-        })
-        .collect()
+/// Codes of the class-wide move graph: successors outside the class, by outcome for the
+/// limit-sure analysis; anything else is a position index.
+const WHITE_WINS: u32 = u32::MAX;
+const BLACK_WINS: u32 = u32::MAX - 1;
+const ELSEWHERE: u32 = u32::MAX - 2;
+
+/// Every position's joint moves of one class, compactly (4 bytes per joint move).
+struct ClassGraph {
+    /// White's and Black's number of moves; (0, 0) for finished positions.
+    shapes: Vec<(u8, u8)>,
+    offsets: Vec<u64>,
+    successors: Vec<u32>,
 }
 
-/// Settle the group's limit-sure wins of either side at exactly ±1 (value iteration would only
-/// approach them like c/N); returns each position's round of the analysis (`None`: not won).
-fn settle_limit_sure_wins(games: &mut [Result<Game, f64>], class: &[f64]) -> Vec<Option<u32>> {
-    let white = limit_sure_wins(&local_games(games, class, 1.0));
-    let black = limit_sure_wins(&local_games(games, class, -1.0));
-    let mut rounds = Vec::with_capacity(games.len());
-    for (game, (w, b)) in games.iter_mut().zip(white.into_iter().zip(black)) {
+impl ClassGraph {
+    fn new(tables: &Tablebases, index: &ClassIndex) -> Result<ClassGraph, String> {
+        let size = index.group_size();
+        type Part = (Vec<(u8, u8)>, Vec<u32>);
+        let parts: Vec<Result<Part, String>> = (0..index.groups())
+            .into_par_iter()
+            .map(|g| {
+                let first = g as u64 * size;
+                let games = group_games(tables, index, g)?;
+                let mut shapes = Vec::with_capacity(games.len());
+                let mut successors = Vec::new();
+                for game in &games {
+                    let Ok(game) = game else {
+                        shapes.push((0, 0));
+                        continue;
+                    };
+                    let narrow = |n: usize| u8::try_from(n).map_err(|_| "too many moves");
+                    shapes.push((narrow(game.rows)?, narrow(game.cols)?));
+                    successors.extend(game.cells.iter().map(|&c| match c {
+                        Cell::Fixed(1.0) => WHITE_WINS,
+                        Cell::Fixed(-1.0) => BLACK_WINS,
+                        Cell::Fixed(_) => ELSEWHERE,
+                        Cell::Local(k) => (first + k as u64) as u32,
+                        Cell::Class(i) => i as u32,
+                    }));
+                }
+                Ok((shapes, successors))
+            })
+            .collect();
+        let mut graph = ClassGraph {
+            shapes: Vec::with_capacity(index.len() as usize),
+            offsets: Vec::with_capacity(index.len() as usize),
+            successors: Vec::new(),
+        };
+        for part in parts {
+            let (shapes, successors) = part?;
+            let mut offset = graph.successors.len() as u64;
+            for &(w, b) in &shapes {
+                graph.offsets.push(offset);
+                offset += w as u64 * b as u64;
+            }
+            graph.shapes.extend(shapes);
+            graph.successors.extend(successors);
+        }
+        Ok(graph)
+    }
+}
+
+/// The class graph seen by one side for the limit-sure analysis.
+struct SideView<'a> {
+    graph: &'a ClassGraph,
+    white: bool,
+}
+
+impl GameGraph for SideView<'_> {
+    fn positions(&self) -> usize {
+        self.graph.shapes.len()
+    }
+    fn live(&self, s: usize) -> bool {
+        self.graph.shapes[s].0 > 0
+    }
+    fn shape(&self, s: usize) -> (usize, usize) {
+        let (w, b) = self.graph.shapes[s];
+        if self.white {
+            (w as usize, b as usize)
+        } else {
+            (b as usize, w as usize)
+        }
+    }
+    fn successor(&self, s: usize, a: usize, b: usize) -> Successor {
+        let cols = self.graph.shapes[s].1 as usize;
+        let cell = if self.white {
+            a * cols + b
+        } else {
+            b * cols + a
+        };
+        match self.graph.successors[self.graph.offsets[s] as usize + cell] {
+            WHITE_WINS if self.white => Successor::Target,
+            BLACK_WINS if !self.white => Successor::Target,
+            WHITE_WINS | BLACK_WINS | ELSEWHERE => Successor::Outside,
+            k => Successor::State(k),
+        }
+    }
+}
+
+/// Both sides' limit-sure wins in a class, found over the whole class at once (redeploys link
+/// its groups both ways): each position's settled value (+1, -1, or 0 for none) and its win's
+/// stamp (the round of the analysis; 0 for none).
+fn class_limit_sure_wins(
+    tables: &Tablebases,
+    index: &ClassIndex,
+) -> Result<(Vec<i8>, Vec<u32>), String> {
+    let graph = ClassGraph::new(tables, index)?;
+    let white = limit_sure_wins(&SideView {
+        graph: &graph,
+        white: true,
+    });
+    let black = limit_sure_wins(&SideView {
+        graph: &graph,
+        white: false,
+    });
+    let mut settled = Vec::with_capacity(white.len());
+    let mut stamps = Vec::with_capacity(white.len());
+    for (w, b) in white.into_iter().zip(black) {
         debug_assert!(
             w.is_none() || b.is_none(),
             "a position cannot be won by both sides"
         );
-        let round = if game.is_ok() { w.or(b) } else { None };
-        if round.is_some() {
-            *game = Err(if w.is_some() { 1.0 } else { -1.0 });
-        }
-        rounds.push(round);
+        settled.push(if w.is_some() {
+            1
+        } else if b.is_some() {
+            -1
+        } else {
+            0
+        });
+        stamps.push(w.or(b).unwrap_or(0));
     }
-    rounds
+    Ok((settled, stamps))
 }
 
 /// How one group's iteration ended.
 struct GroupResult {
     values: Vec<f64>,
-    /// Round of the limit-sure analysis that settled each position (`None`: not a win).
-    rounds: Vec<Option<u32>>,
     iterations: u32,
     residual: f64,
     converged: bool,
@@ -294,7 +377,6 @@ fn iterate_group(
         if residual <= tolerance || iterations >= max_iterations {
             return GroupResult {
                 values,
-                rounds: Vec::new(),
                 iterations,
                 residual,
                 converged: residual <= tolerance,
@@ -331,10 +413,20 @@ pub fn solve_class(
     }
     let size = index.group_size() as usize;
     let mut values = vec![0.0; index.len() as usize];
-    // Order in which wins were established (0 = not by the limit-sure analysis): a win only
-    // relies on wins of this class with smaller stamps, so strategies can make progress.
-    let mut stamps = vec![0u32; index.len() as usize];
-    let mut next_stamp = 1u32;
+    // Wins are settled at exactly +-1 before any iteration (value iteration only approaches
+    // limit-sure wins like c/N). A win's stamp is the round that found it: it relies only on
+    // wins of this class with smaller stamps, so strategies can make progress.
+    let started = Instant::now();
+    let (settled, stamps) = class_limit_sure_wins(tables, index)?;
+    log::debug!(
+        "{}: {} wins settled by the limit-sure analysis in {:.1} s",
+        index.key.name(),
+        settled.iter().filter(|&&v| v != 0).count(),
+        started.elapsed().as_secs_f64()
+    );
+    for (v, &w) in values.iter_mut().zip(&settled) {
+        *v = w as f64;
+    }
     let sweeps_needed = index.key.can_redeploy();
     let (mut iterations, mut converged, mut residual) = (0u32, true, 0.0f64);
     for sweep in 1.. {
@@ -349,33 +441,28 @@ pub fn solve_class(
                 .par_iter()
                 .map(|&g| {
                     let mut games = group_games(tables, index, g)?;
-                    let rounds = settle_limit_sure_wins(&mut games, &values);
+                    for (game, &w) in games.iter_mut().zip(&settled[g * size..(g + 1) * size]) {
+                        if w != 0 {
+                            *game = Err(w as f64);
+                        }
+                    }
                     let start = &values[g * size..(g + 1) * size];
                     let started = Instant::now();
-                    let mut r =
+                    let r =
                         iterate_group(&games, start, &values, opts.tolerance, opts.max_iterations);
                     log::debug!(
-                        "{} group {g}: {} settled by the limit-sure analysis, {} iterations, residual {:.1e}, {:.2} s",
+                        "{} group {g}: {} iterations, residual {:.1e}, {:.2} s",
                         index.key.name(),
-                        rounds.iter().filter(|r| r.is_some()).count(),
                         r.iterations,
                         r.residual,
                         started.elapsed().as_secs_f64()
                     );
-                    r.rounds = rounds;
                     bar.inc(size as u64);
                     Ok((g, r))
                 })
                 .collect();
-            // Groups of one level only see each other's values from before the level, so all
-            // their rounds are stamped after every earlier level.
-            let mut last_round = 0;
             for r in results {
                 let (g, r) = r?;
-                for (stamp, round) in stamps[g * size..(g + 1) * size].iter_mut().zip(&r.rounds) {
-                    *stamp = round.map_or(0, |k| next_stamp + k - 1);
-                    last_round = last_round.max(round.unwrap_or(0));
-                }
                 let slot = &mut values[g * size..(g + 1) * size];
                 for (old, new) in slot.iter_mut().zip(&r.values) {
                     sweep_change = sweep_change.max((*old - *new).abs());
@@ -385,7 +472,6 @@ pub fn solve_class(
                 sweep_converged &= r.converged;
                 sweep_residual = sweep_residual.max(r.residual);
             }
-            next_stamp += last_round;
         }
         converged = sweep_converged;
         residual = sweep_residual;
@@ -393,6 +479,10 @@ pub fn solve_class(
             break;
         }
         residual = residual.max(sweep_change);
+        log::debug!(
+            "{} sweep {sweep}: largest change {sweep_change:.3e}",
+            index.key.name()
+        );
         if sweep_change <= opts.tolerance {
             break;
         }

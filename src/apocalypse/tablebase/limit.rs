@@ -11,6 +11,8 @@
 //! eventually answered: some move of some Ak reaches X against it. Progress then outweighs the
 //! risk of leaving Y by a factor 1/ε, so the target is reached with probability -> 1.
 
+use rayon::prelude::*;
+
 /// Where a joint move leads, seen from the player whose wins are sought.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Successor {
@@ -51,33 +53,75 @@ impl LocalGame {
     }
 }
 
-/// For each position of the graph (`None` = a position that is over and not won), the round
-/// at which it is found to be a limit-sure win of the player (1 = first), or `None`. A position
-/// of round k is won through positions of earlier rounds (and targets) only, so rounds order
-/// the wins: a strategy that keeps reaching earlier rounds makes progress.
-pub fn limit_sure_wins(games: &[Option<LocalGame>]) -> Vec<Option<u32>> {
-    let n = games.len();
-    let mut in_y: Vec<bool> = games.iter().map(Option::is_some).collect();
+/// A graph of simultaneous-move positions, seen from the player whose wins are sought (rows
+/// are the player's moves, columns the opponent's).
+pub trait GameGraph: Sync {
+    /// Number of positions.
+    fn positions(&self) -> usize;
+    /// Whether position `s` is still being played (finished positions are never wins here).
+    fn live(&self, s: usize) -> bool;
+    /// The player's and the opponent's number of moves at a live position.
+    fn shape(&self, s: usize) -> (usize, usize);
+    /// Where the player's move `a` against the opponent's move `b` leads.
+    fn successor(&self, s: usize, a: usize, b: usize) -> Successor;
+}
+
+impl GameGraph for [Option<LocalGame>] {
+    fn positions(&self) -> usize {
+        self.len()
+    }
+    fn live(&self, s: usize) -> bool {
+        self[s].is_some()
+    }
+    fn shape(&self, s: usize) -> (usize, usize) {
+        self[s].as_ref().map_or((0, 0), |g| (g.rows, g.cols))
+    }
+    fn successor(&self, s: usize, a: usize, b: usize) -> Successor {
+        let g = self[s].as_ref().expect("a live position");
+        g.successors[a * g.cols + b]
+    }
+}
+
+/// For each position of the graph, the round at which it is found to be a limit-sure win of
+/// the player (1 = first), or `None`. A position of round k is won through positions of
+/// earlier rounds (and targets) only, so rounds order the wins: a strategy that keeps reaching
+/// earlier rounds makes progress.
+pub fn limit_sure_wins<G: GameGraph + ?Sized>(graph: &G) -> Vec<Option<u32>> {
+    let n = graph.positions();
+    let mut in_y: Vec<bool> = (0..n).map(|s| graph.live(s)).collect();
     loop {
         let mut round_of: Vec<Option<u32>> = vec![None; n];
         let mut in_x = vec![false; n];
+        let mut candidates: Vec<usize> = (0..n).filter(|&s| in_y[s]).collect();
         for round in 1.. {
             // Jacobi rounds: a round only uses the wins of earlier rounds.
-            let found: Vec<usize> = (0..n)
-                .filter(|&s| !in_x[s] && in_y[s])
-                .filter(|&s| {
-                    games[s].as_ref().is_some_and(|game| {
-                        witness_layers(game, |t| inside(t, &in_y), |t| inside(t, &in_x)).is_some()
-                    })
+            let found: Vec<bool> = candidates
+                .par_iter()
+                .map(|&s| {
+                    let (rows, cols) = graph.shape(s);
+                    witness_layers(
+                        rows,
+                        cols,
+                        |a, b| graph.successor(s, a, b),
+                        |t| inside(t, &in_y),
+                        |t| inside(t, &in_x),
+                    )
+                    .is_some()
                 })
                 .collect();
-            if found.is_empty() {
+            if !found.contains(&true) {
                 break;
             }
-            for s in found {
-                in_x[s] = true;
-                round_of[s] = Some(round);
+            let mut rest = Vec::with_capacity(candidates.len());
+            for (s, won) in candidates.into_iter().zip(found) {
+                if won {
+                    in_x[s] = true;
+                    round_of[s] = Some(round);
+                } else {
+                    rest.push(s);
+                }
             }
+            candidates = rest;
         }
         if in_x == in_y {
             return round_of;
@@ -94,28 +138,30 @@ fn inside(successor: Successor, set: &[bool]) -> bool {
     }
 }
 
-/// The witness of `Lpre(Y, X)` at one position, given membership tests for Y (safe) and X
-/// (progress): for each of the player's moves, the layer k >= 1 of the set Ak it first
-/// belongs to (`None`: never used), or `None` overall when some opponent move is never answered.
-/// Playing layer k with weight eps^(k-1) wins limit-surely.
+/// The witness of `Lpre(Y, X)` at one position with `rows` x `cols` joint moves leading to
+/// `at(a, b)`, given membership tests for Y (safe) and X (progress): for each of the player's
+/// moves, the layer k >= 1 of the set Ak it first belongs to (`None`: never used), or `None`
+/// overall when some opponent move is never answered. Playing layer k with weight eps^(k-1)
+/// wins limit-surely.
 pub fn witness_layers(
-    game: &LocalGame,
+    rows: usize,
+    cols: usize,
+    at: impl Fn(usize, usize) -> Successor,
     in_y: impl Fn(Successor) -> bool,
     in_x: impl Fn(Successor) -> bool,
 ) -> Option<Vec<Option<u32>>> {
-    let at = |a: usize, b: usize| game.successors[a * game.cols + b];
-    let mut answered = vec![false; game.cols];
-    let mut layer: Vec<Option<u32>> = vec![None; game.rows];
+    let mut answered = vec![false; cols];
+    let mut layer: Vec<Option<u32>> = vec![None; rows];
     for k in 1.. {
         let mut grew = false;
         for (a, used) in layer.iter_mut().enumerate() {
-            if used.is_none() && (0..game.cols).all(|b| answered[b] || in_y(at(a, b))) {
+            if used.is_none() && (0..cols).all(|b| answered[b] || in_y(at(a, b))) {
                 *used = Some(k);
                 grew = true;
             }
         }
         for (b, answered) in answered.iter_mut().enumerate() {
-            if !*answered && (0..game.rows).any(|a| layer[a].is_some() && in_x(at(a, b))) {
+            if !*answered && (0..rows).any(|a| layer[a].is_some() && in_x(at(a, b))) {
                 *answered = true;
                 grew = true;
             }
@@ -215,23 +261,27 @@ mod tests {
             successors: vec![State(0), Target, Target, Outside],
         };
         let in_y = |s: Successor| s != Outside;
-        let layers = witness_layers(&g, in_y, |s| s == Target).expect("limit-sure");
+        let at = |a: usize, b: usize| g.successors[a * g.cols + b];
+        let layers = witness_layers(2, 2, at, in_y, |s| s == Target).expect("limit-sure");
         assert_eq!(layers, vec![Some(1), Some(2)]);
         let strategy = witness_strategy(&layers);
         assert!((strategy[1] / strategy[0] - LAYER_WEIGHT).abs() < 1e-12);
         assert!((strategy.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         // Without the safe hiding move there is no witness.
-        assert_eq!(witness_layers(&g, |s| s == Target, |s| s == Target), None);
+        assert_eq!(
+            witness_layers(2, 2, at, |s| s == Target, |s| s == Target),
+            None
+        );
     }
 
     #[test]
     fn rounds_order_the_wins() {
-        let games = vec![
+        let games = [
             game(1, 1, vec![State(1)]),
             game(1, 1, vec![Target]),
             game(1, 1, vec![State(0)]),
         ];
-        assert_eq!(limit_sure_wins(&games), vec![Some(2), Some(1), Some(3)]);
+        assert_eq!(limit_sure_wins(&games[..]), vec![Some(2), Some(1), Some(3)]);
     }
 
     #[test]

@@ -261,7 +261,9 @@ impl Tablebases {
             successors,
         };
         let layers = witness_layers(
-            &game,
+            game.rows,
+            game.cols,
+            |a, b| game.successors[a * game.cols + b],
             |s| s != Successor::Outside,
             |s| s == Successor::Target,
         )?;
