@@ -334,11 +334,13 @@ fn iterate_group(
     let mut iterations = 0;
     loop {
         iterations += 1;
-        let mut next = values.clone();
-        let mut next_changed = vec![false; n];
-        let mut residual: f64 = 0.0;
-        for (i, game) in games.iter().enumerate() {
-            let v = match game {
+        // Rayon within the iteration too: a level's last, slowest group would otherwise
+        // leave the other cores idle.
+        let next: Vec<f64> = games
+            .par_iter()
+            .enumerate()
+            .with_min_len(64)
+            .map(|(i, game)| match game {
                 Err(v) => *v,
                 Ok(g) => {
                     let stale = iterations > 1
@@ -347,17 +349,21 @@ fn iterate_group(
                                 .iter()
                                 .any(|c| matches!(c, Cell::Local(k) if changed[*k as usize])));
                     if stale {
-                        continue;
+                        values[i]
+                    } else {
+                        game_value(g, &values, class)
                     }
-                    game_value(g, &values, class)
                 }
-            };
-            let d = (v - values[i]).abs();
+            })
+            .collect();
+        let mut next_changed = vec![false; n];
+        let mut residual: f64 = 0.0;
+        for i in 0..n {
+            let d = (next[i] - values[i]).abs();
             if d > 0.0 {
                 next_changed[i] = true;
                 residual = residual.max(d);
             }
-            next[i] = v;
         }
         if iterations % 1000 == 0 {
             let worst = (0..n)
