@@ -323,5 +323,36 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
     eprintln!("{won}/{games} won, {limit_sure} limit-sure turns");
     assert!(games > 500, "{games}");
     assert!(won as f64 >= 0.97 * games as f64, "{won}/{games}");
+    // The engine in matches: in tablebase positions it never gives value away (only limit-sure
+    // wins take their deliberate small risk).
+    use variant_engines::apocalypse::anytime::Limits;
+    use variant_engines::apocalypse::play::{play_game, Player, Rng, TablebaseAudit};
+    let limits = Limits {
+        depth: Some(1),
+        movetime: None,
+    };
+    let mut audit = TablebaseAudit::default();
+    let mut rng = Rng::new(11);
+    for (n, start) in [
+        "4p/Pn3/5/N4/5 00",
+        "n3p/1P3/5/2N2/5 00",
+        "4p/1n3/5/1N1P1/5 10",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let start = parse_position(start).unwrap();
+        for game in 0..6 {
+            let players = if (game + n) % 2 == 0 {
+                [Player::Engine, Player::Random]
+            } else {
+                [Player::Random, Player::Engine]
+            };
+            audit.add(&play_game(&start, players, limits, &tables, &mut rng).1);
+        }
+    }
+    assert!(audit.turns > 50, "{audit:?}");
+    assert_eq!(audit.lost, 0, "{audit:?}");
+    assert_eq!(audit.kept + audit.progress, audit.turns);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -498,7 +498,7 @@ pub struct SelfplayArgs {
 
 /// Run `apocalypse selfplay`.
 pub fn run_selfplay(args: SelfplayArgs) -> Result<(), String> {
-    use super::play::{play_game, MatchScore, Player};
+    use super::play::{play_game, MatchScore, Player, TablebaseAudit};
     let start = match &args.position {
         Some(p) => parse_position(p)?,
         None => super::Position::start(),
@@ -516,6 +516,7 @@ pub fn run_selfplay(args: SelfplayArgs) -> Result<(), String> {
     };
     let mut rng = super::play::Rng::new(args.seed);
     let mut score = MatchScore::default();
+    let mut audit = TablebaseAudit::default();
     for game in 0..args.games {
         let engine_side = if game % 2 == 0 {
             super::Side::White
@@ -526,7 +527,8 @@ pub fn run_selfplay(args: SelfplayArgs) -> Result<(), String> {
             super::Side::White => [Player::Engine, opponent],
             super::Side::Black => [opponent, Player::Engine],
         };
-        let result = play_game(&start, players, limits, &tables, &mut rng);
+        let (result, game_audit) = play_game(&start, players, limits, &tables, &mut rng);
+        audit.add(&game_audit);
         let v = result.value()
             * if engine_side == super::Side::White {
                 1.0
@@ -557,5 +559,11 @@ pub fn run_selfplay(args: SelfplayArgs) -> Result<(), String> {
         score.score(),
         score.error_bar()
     );
+    if audit.turns > 0 {
+        println!(
+            "tablebase positions: {} engine turns; exact value guaranteed in {}, limit-sure progress (deliberate small risk) in {}, value given away in {}",
+            audit.turns, audit.kept, audit.progress, audit.lost
+        );
+    }
     Ok(())
 }

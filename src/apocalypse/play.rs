@@ -7,7 +7,7 @@ use super::anytime::{Iteration, Limits, Searcher};
 use super::board::Side;
 use super::moves::{declarable_moves, legal_moves, to_action, Move};
 use super::notation::{diagram, format_move, parse_move};
-use super::outcome::{outcome, Outcome};
+use super::outcome::{outcome, Outcome, QUIET_LIMIT};
 use super::report::describe_turn;
 use super::resolve::resolve;
 use super::tablebase::Tablebases;
@@ -97,30 +97,91 @@ pub enum Player {
     Random,
 }
 
-/// Play one game from `start`; returns the final outcome (a draw after `MAX_TURNS`).
+/// How the engine played in tablebase positions during a match: whether its mixed strategy
+/// kept the exact value against every reply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TablebaseAudit {
+    /// Engine turns in positions the tablebases cover (away from the 50-turn limit).
+    pub turns: u32,
+    /// Turns whose strategy guaranteed the exact value.
+    pub kept: u32,
+    /// Turns in limit-sure wins, where the winning strategy takes a deliberate small risk to
+    /// make progress (no strategy both keeps the value and wins; see `ProgressStrategy`).
+    pub progress: u32,
+    /// Turns whose strategy gave away value: the property the engine must never break.
+    pub lost: u32,
+}
+
+impl TablebaseAudit {
+    fn record(&mut self, pos: &Position, side: Side, strategy: &[f64], tables: &Tablebases) {
+        if pos.quiet as u32 + 1 >= QUIET_LIMIT {
+            return;
+        }
+        let (Some(exact), Ok(game)) = (tables.value(pos), tables.root_game(pos)) else {
+            return;
+        };
+        self.turns += 1;
+        let kept = match side {
+            Side::White => game.matrix.row_guarantee(strategy) >= exact - 1e-9,
+            Side::Black => game.matrix.col_guarantee(strategy) <= exact + 1e-9,
+        };
+        if kept {
+            self.kept += 1;
+        } else if tables
+            .progress_strategy(pos)
+            .is_some_and(|p| p.winner == side && !p.sure)
+        {
+            self.progress += 1;
+        } else {
+            self.lost += 1;
+        }
+    }
+
+    /// Add another audit's counts.
+    pub fn add(&mut self, other: &TablebaseAudit) {
+        self.turns += other.turns;
+        self.kept += other.kept;
+        self.progress += other.progress;
+        self.lost += other.lost;
+    }
+}
+
+/// Play one game from `start`; returns the final outcome (a draw after `MAX_TURNS`) and the
+/// audit of the engine's tablebase turns.
 pub fn play_game(
     start: &Position,
     players: [Player; 2],
     limits: Limits,
     tables: &Tablebases,
     rng: &mut Rng,
-) -> Outcome {
+) -> (Outcome, TablebaseAudit) {
     let mut pos = *start;
+    let mut audit = TablebaseAudit::default();
     for _ in 0..MAX_TURNS {
         let state = outcome(&pos);
         if state.is_over() {
-            return state;
+            return (state, audit);
         }
         let mut actions = [Move::FORFEIT; 2];
         for side in Side::BOTH {
             actions[side.index()] = match players[side.index()] {
-                Player::Engine => engine_move(&pos, side, limits, tables, rng).0,
+                Player::Engine => {
+                    let (m, it) = engine_move(&pos, side, limits, tables, rng);
+                    if let Some(it) = it {
+                        let strategy = match side {
+                            Side::White => &it.white,
+                            Side::Black => &it.black,
+                        };
+                        audit.record(&pos, side, strategy, tables);
+                    }
+                    m
+                }
                 Player::Random => random_move(&pos, side, rng),
             };
         }
         pos = resolve(&pos, actions).0;
     }
-    Outcome::Draw(super::outcome::Reason::QuietTurns)
+    (Outcome::Draw(super::outcome::Reason::QuietTurns), audit)
 }
 
 /// Match totals from the engine's point of view.
