@@ -133,6 +133,28 @@ fn stop_during_infinite_answers_quickly() {
 }
 
 #[test]
+fn ucinewgame_during_a_search_still_answers_that_go() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("ucinewgame");
+    e.expect_prefix(T, "bestmove");
+    // The engine is ready for the new game and answers the next search once.
+    e.send("isready");
+    e.expect_prefix(T, "readyok");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    e.expect_prefix(T, "bestmove");
+    let extra = e.drain(Duration::from_millis(200));
+    assert!(
+        extra.iter().all(|l| !l.starts_with("bestmove")),
+        "{extra:?}"
+    );
+}
+
+#[test]
 fn infinite_search_of_a_solved_position_still_waits_for_stop() {
     let mut e = EngineProcess::start(&["uci"]);
     handshake(&mut e);

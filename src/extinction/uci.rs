@@ -220,12 +220,22 @@ impl UciSession {
         }
     }
 
+    /// Stop a running search and print its `bestmove` (every `go` gets exactly one).
+    fn finish_running_search(&mut self) {
+        if self.engine.is_searching() {
+            let result = self.engine.stop_and_wait();
+            self.print_best(result);
+        }
+    }
+
     /// Handle one command; returns false when the session should end.
     fn handle(&mut self, line: &str) -> bool {
         match UciCommand::parse(line) {
             UciCommand::Uci => self.print_identity(),
             UciCommand::IsReady => say("readyok"),
             UciCommand::UciNewGame => {
+                // A GUI should stop first; if it did not, the running search still owes a move.
+                self.finish_running_search();
                 self.engine.clear_hash();
                 self.game = Game::new(Position::startpos());
             }
@@ -238,25 +248,14 @@ impl UciSession {
                 }
             }
             UciCommand::Position { start, moves } => {
-                if self.engine.is_searching() {
-                    let result = self.engine.stop_and_wait();
-                    self.print_best(result);
-                }
+                self.finish_running_search();
                 self.set_position(&start, &moves);
             }
             UciCommand::Go(go) => self.go(&go),
-            UciCommand::Stop => {
-                if self.engine.is_searching() {
-                    let result = self.engine.stop_and_wait();
-                    self.print_best(result);
-                }
-            }
+            UciCommand::Stop => self.finish_running_search(),
             UciCommand::PonderHit => self.engine.ponderhit(),
             UciCommand::Quit => {
-                if self.engine.is_searching() {
-                    let result = self.engine.stop_and_wait();
-                    self.print_best(result);
-                }
+                self.finish_running_search();
                 return false;
             }
             UciCommand::Display => {
