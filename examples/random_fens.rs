@@ -1,0 +1,42 @@
+//! Print FENs reached by random play from the start (or a given FEN), for cross-checking
+//! perft against Fairy-Stockfish: `cargo run --release --example random_fens -- COUNT SEED [FEN]`.
+
+use variant_engines::extinction::{MoveList, Position};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let count: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let mut seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let start = match args.get(3) {
+        Some(f) => Position::from_fen(f).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(2)
+        }),
+        None => Position::startpos(),
+    };
+    let mut rng = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut printed = 0;
+    while printed < count {
+        let mut pos = start.clone();
+        let plies = 4 + rng() % 80;
+        for _ in 0..plies {
+            let mut list = MoveList::new();
+            pos.generate_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            // Prefer captures and promotions a little so extinctions and odd material appear.
+            let m = list[(rng() % list.len() as u64) as usize];
+            pos.do_move(m);
+        }
+        if !pos.is_finished() || rng() % 4 == 0 {
+            println!("{}", pos.fen());
+            printed += 1;
+        }
+    }
+}
