@@ -278,12 +278,13 @@ impl GameGraph for SideView<'_> {
 }
 
 /// Both sides' limit-sure wins in a class, found over the whole class at once (redeploys link
-/// its groups both ways): each position's settled value (+1, -1, or 0 for none) and its win's
-/// stamp (the round of the analysis; 0 for none).
-fn class_limit_sure_wins(
+/// its groups both ways): sets each win's value in `values` to exactly ±1 and returns every
+/// position's stamp (the round of the analysis that found its win; 0 for none).
+fn settle_limit_sure_wins(
     tables: &Tablebases,
     index: &ClassIndex,
-) -> Result<(Vec<i8>, Vec<u32>), String> {
+    values: &mut [f64],
+) -> Result<Vec<u32>, String> {
     let graph = ClassGraph::new(tables, index)?;
     let white = limit_sure_wins(&SideView {
         graph: &graph,
@@ -293,23 +294,20 @@ fn class_limit_sure_wins(
         graph: &graph,
         white: false,
     });
-    let mut settled = Vec::with_capacity(white.len());
     let mut stamps = Vec::with_capacity(white.len());
-    for (w, b) in white.into_iter().zip(black) {
+    for ((value, w), b) in values.iter_mut().zip(white).zip(black) {
         debug_assert!(
             w.is_none() || b.is_none(),
             "a position cannot be won by both sides"
         );
-        settled.push(if w.is_some() {
-            1
+        if w.is_some() {
+            *value = 1.0;
         } else if b.is_some() {
-            -1
-        } else {
-            0
-        });
+            *value = -1.0;
+        }
         stamps.push(w.or(b).unwrap_or(0));
     }
-    Ok((settled, stamps))
+    Ok(stamps)
 }
 
 /// How one group's iteration ended.
@@ -423,16 +421,13 @@ pub fn solve_class(
     // limit-sure wins like c/N). A win's stamp is the round that found it: it relies only on
     // wins of this class with smaller stamps, so strategies can make progress.
     let started = Instant::now();
-    let (settled, stamps) = class_limit_sure_wins(tables, index)?;
+    let stamps = settle_limit_sure_wins(tables, index, &mut values)?;
     log::debug!(
         "{}: {} wins settled by the limit-sure analysis in {:.1} s",
         index.key.name(),
-        settled.iter().filter(|&&v| v != 0).count(),
+        stamps.iter().filter(|&&s| s != 0).count(),
         started.elapsed().as_secs_f64()
     );
-    for (v, &w) in values.iter_mut().zip(&settled) {
-        *v = w as f64;
-    }
     let sweeps_needed = index.key.can_redeploy();
     let (mut iterations, mut converged, mut residual) = (0u32, true, 0.0f64);
     for sweep in 1.. {
@@ -447,12 +442,17 @@ pub fn solve_class(
                 .par_iter()
                 .map(|&g| {
                     let mut games = group_games(tables, index, g)?;
-                    for (game, &w) in games.iter_mut().zip(&settled[g * size..(g + 1) * size]) {
-                        if w != 0 {
-                            *game = Err(w as f64);
+                    let start = &values[g * size..(g + 1) * size];
+                    // Settled wins keep their ±1 through every sweep.
+                    for ((game, &stamp), &v) in games
+                        .iter_mut()
+                        .zip(&stamps[g * size..(g + 1) * size])
+                        .zip(start)
+                    {
+                        if stamp != 0 {
+                            *game = Err(v);
                         }
                     }
-                    let start = &values[g * size..(g + 1) * size];
                     let started = Instant::now();
                     let r =
                         iterate_group(&games, start, &values, opts.tolerance, opts.max_iterations);
@@ -560,42 +560,41 @@ pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
         let path = format::path_of(&opts.dir, &key);
         bar.set_message(key.name());
         // After a class is (re)built, later classes may depend on its new values: redo them.
-        if path.exists() && !built_any {
+        let reused = if path.exists() && !built_any {
             match format::read(&opts.dir, &key, index.len()) {
                 Ok(file) => {
                     bar.inc(index.len());
-                    summaries.push(ClassSummary {
-                        key,
-                        positions: index.len(),
-                        results: tally(&file.values),
-                        seconds: 0.0,
-                        bytes: fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
-                        reused: true,
-                        converged: file.converged,
-                        residual: file.residual,
-                        iterations: file.iterations,
-                    });
-                    tables.insert(ClassTable {
-                        index,
-                        values: file.values,
-                        stamps: file.stamps,
-                    });
-                    continue;
+                    Some(file)
                 }
-                Err(e) => bar.suspend(|| eprintln!("apocalypse: tablebase {e}; rebuilding it")),
+                Err(e) => {
+                    bar.suspend(|| eprintln!("apocalypse: tablebase {e}; rebuilding it"));
+                    None
+                }
             }
-        }
-        built_any = true;
-        let started = Instant::now();
-        let file = solve_class(&tables, &index, opts, &bar)?;
-        let bytes = format::write_atomically(&opts.dir, &file)?;
+        } else {
+            None
+        };
+        let was_reused = reused.is_some();
+        let (file, seconds, bytes) = match reused {
+            Some(file) => {
+                let bytes = fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                (file, 0.0, bytes)
+            }
+            None => {
+                built_any = true;
+                let started = Instant::now();
+                let file = solve_class(&tables, &index, opts, &bar)?;
+                let bytes = format::write_atomically(&opts.dir, &file)?;
+                (file, started.elapsed().as_secs_f64(), bytes)
+            }
+        };
         summaries.push(ClassSummary {
             key,
             positions: index.len(),
             results: tally(&file.values),
-            seconds: started.elapsed().as_secs_f64(),
+            seconds,
             bytes,
-            reused: false,
+            reused: was_reused,
             converged: file.converged,
             residual: file.residual,
             iterations: file.iterations,
