@@ -139,10 +139,7 @@ impl<'a> Searcher<'a> {
         // matrix cannot see (every stalling move keeps the value).
         if (pos.quiet as u32) + depth < QUIET_LIMIT {
             if let Some(p) = self.tables.progress_strategy(pos) {
-                match p.winner {
-                    Side::White => sol.row_strategy = p.strategy,
-                    Side::Black => sol.col_strategy = p.strategy,
-                }
+                p.apply(&mut sol);
             }
         }
         Some(Iteration {

@@ -6,7 +6,6 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
-use super::board::Side;
 use super::moves::Move;
 use super::notation::{format_move, format_position, parse_position};
 use super::tablebase::build::{build, BuildOptions};
@@ -149,15 +148,11 @@ pub fn run_tb(args: TbArgs) -> Result<(), String> {
             let mut sol = game.solve();
             // A won position's winner plays the strategy that makes progress (see
             // ProgressStrategy): the matrix-optimal one may shuttle forever.
-            let progress = tables.progress_strategy(&pos);
-            match &progress {
-                Some(p) if p.winner == Side::White => sol.row_strategy = p.strategy.clone(),
-                Some(p) => sol.col_strategy = p.strategy.clone(),
-                None => {}
-            }
-            let win = progress
-                .as_ref()
-                .map(|p| if p.sure { "sure" } else { "limit" });
+            let win = tables.progress_strategy(&pos).map(|p| {
+                let kind = if p.sure { "sure" } else { "limit" };
+                p.apply(&mut sol);
+                kind
+            });
             let white = strategy_entries(&game.white, &sol.row_strategy);
             let black = strategy_entries(&game.black, &sol.col_strategy);
             if json {

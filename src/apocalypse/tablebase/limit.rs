@@ -24,35 +24,6 @@ pub enum Successor {
     State(u32),
 }
 
-/// One position's joint moves: `successors[a * cols + b]` for the player's move `a` against
-/// the opponent's move `b`.
-#[derive(Clone, Debug)]
-pub struct LocalGame {
-    /// Number of the player's moves.
-    pub rows: usize,
-    /// Number of the opponent's moves.
-    pub cols: usize,
-    /// Successor of each joint move, row-major.
-    pub successors: Vec<Successor>,
-}
-
-impl LocalGame {
-    /// The same game seen from the opponent (rows and columns swapped).
-    pub fn transposed(&self) -> LocalGame {
-        let mut successors = Vec::with_capacity(self.successors.len());
-        for b in 0..self.cols {
-            for a in 0..self.rows {
-                successors.push(self.successors[a * self.cols + b]);
-            }
-        }
-        LocalGame {
-            rows: self.cols,
-            cols: self.rows,
-            successors,
-        }
-    }
-}
-
 /// A graph of simultaneous-move positions, seen from the player whose wins are sought (rows
 /// are the player's moves, columns the opponent's).
 pub trait GameGraph: Sync {
@@ -64,22 +35,6 @@ pub trait GameGraph: Sync {
     fn shape(&self, s: usize) -> (usize, usize);
     /// Where the player's move `a` against the opponent's move `b` leads.
     fn successor(&self, s: usize, a: usize, b: usize) -> Successor;
-}
-
-impl GameGraph for [Option<LocalGame>] {
-    fn positions(&self) -> usize {
-        self.len()
-    }
-    fn live(&self, s: usize) -> bool {
-        self[s].is_some()
-    }
-    fn shape(&self, s: usize) -> (usize, usize) {
-        self[s].as_ref().map_or((0, 0), |g| (g.rows, g.cols))
-    }
-    fn successor(&self, s: usize, a: usize, b: usize) -> Successor {
-        let g = self[s].as_ref().expect("a live position");
-        g.successors[a * g.cols + b]
-    }
 }
 
 /// For each position of the graph, the round at which it is found to be a limit-sure win of
@@ -197,6 +152,29 @@ mod tests {
     use super::Successor::{Outside, State, Target};
     use super::*;
 
+    /// A toy graph: each position's joint moves, row-major (`None`: finished, not won).
+    struct LocalGame {
+        rows: usize,
+        cols: usize,
+        successors: Vec<Successor>,
+    }
+
+    impl GameGraph for [Option<LocalGame>] {
+        fn positions(&self) -> usize {
+            self.len()
+        }
+        fn live(&self, s: usize) -> bool {
+            self[s].is_some()
+        }
+        fn shape(&self, s: usize) -> (usize, usize) {
+            self[s].as_ref().map_or((0, 0), |g| (g.rows, g.cols))
+        }
+        fn successor(&self, s: usize, a: usize, b: usize) -> Successor {
+            let g = self[s].as_ref().expect("a live position");
+            g.successors[a * g.cols + b]
+        }
+    }
+
     fn won(games: &[Option<LocalGame>]) -> Vec<bool> {
         limit_sure_wins(games).iter().map(Option::is_some).collect()
     }
@@ -282,17 +260,5 @@ mod tests {
             game(1, 1, vec![State(0)]),
         ];
         assert_eq!(limit_sure_wins(&games[..]), vec![Some(2), Some(1), Some(3)]);
-    }
-
-    #[test]
-    fn transposing_swaps_the_roles() {
-        let g = LocalGame {
-            rows: 1,
-            cols: 2,
-            successors: vec![Target, Outside],
-        };
-        let t = g.transposed();
-        assert_eq!((t.rows, t.cols), (2, 1));
-        assert_eq!(t.successors, vec![Target, Outside]);
     }
 }

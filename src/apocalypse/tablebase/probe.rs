@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::format;
 use super::index::{classes_in_build_order, ClassIndex, ClassKey};
-use super::limit::{witness_layers, witness_strategy, LocalGame, Successor};
+use super::limit::{witness_layers, witness_strategy, Successor};
 use crate::apocalypse::board::{Position, Side};
 use crate::apocalypse::moves::{declarable_moves, Move};
 use crate::apocalypse::outcome::outcome;
@@ -67,6 +67,16 @@ pub struct ProgressStrategy {
     /// True when no move risks the win (a sure win); false when the win is only limit-sure
     /// and some moves, played with small weight, could let the opponent escape.
     pub sure: bool,
+}
+
+impl ProgressStrategy {
+    /// Put this strategy in place of the winner's in a solution of the position's matrix game.
+    pub fn apply(self, sol: &mut Solution) {
+        match self.winner {
+            Side::White => sol.row_strategy = self.strategy,
+            Side::Black => sol.col_strategy = self.strategy,
+        }
+    }
 }
 
 /// Result of checking the fixed point over a class.
@@ -255,15 +265,10 @@ impl Tablebases {
                 });
             }
         }
-        let game = LocalGame {
-            rows: mine.len(),
-            cols: theirs.len(),
-            successors,
-        };
         let layers = witness_layers(
-            game.rows,
-            game.cols,
-            |a, b| game.successors[a * game.cols + b],
+            mine.len(),
+            theirs.len(),
+            |a, b| successors[a * theirs.len() + b],
             |s| s != Successor::Outside,
             |s| s == Successor::Target,
         )?;
