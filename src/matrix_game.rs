@@ -64,16 +64,12 @@ pub fn solve(matrix: &Matrix) -> Solution {
     if let Some(sol) = saddle_point(matrix, &rows, &cols) {
         return sol;
     }
-    let sol = simplex(matrix, &rows, &cols, false);
-    if certificate_gap(matrix, &sol) <= 1e-10 {
+    let (sol, gap) = simplex(matrix, &rows, &cols, false);
+    if gap <= 1e-10 {
         return sol;
     }
     // Rounding trouble on a degenerate game: Bland's rule throughout is slower but safer.
-    let careful = simplex(matrix, &rows, &cols, true);
-    let (gap, careful_gap) = (
-        certificate_gap(matrix, &sol),
-        certificate_gap(matrix, &careful),
-    );
+    let (careful, careful_gap) = simplex(matrix, &rows, &cols, true);
     if gap.min(careful_gap) > 1e-9 {
         log::warn!(
             "matrix game solved only to within {:.1e}: {matrix:?}",
@@ -183,7 +179,8 @@ const OPTIMALITY_EPS: f64 = 1e-13;
 /// Dense tableau simplex for the column player's LP on the sub-game `rows` x `cols`:
 /// maximise sum(q) subject to (A + shift) q <= 1, q >= 0 (feasible at q = 0, no phase 1).
 /// The row player's strategy is read off the slack columns' reduced costs (the dual).
-fn simplex(m: &Matrix, rows: &[usize], cols: &[usize], bland_only: bool) -> Solution {
+/// Returns the solution with its certificate gap on the whole game.
+fn simplex(m: &Matrix, rows: &[usize], cols: &[usize], bland_only: bool) -> (Solution, f64) {
     let (nr, nc) = (rows.len(), cols.len());
     let min = rows
         .iter()
@@ -252,7 +249,7 @@ fn simplex(m: &Matrix, rows: &[usize], cols: &[usize], bland_only: bool) -> Solu
             break;
         }
     }
-    best
+    (best, gap)
 }
 
 /// Simplex pivots until no reduced cost is negative; returns whether any pivot was made.
@@ -406,8 +403,9 @@ mod tests {
                 .map(|_| [-1.0, -0.5, 0.0, 0.5, 1.0][(next() % 5) as usize])
                 .collect();
             let m = Matrix::new(rows, cols, data);
-            let sol = simplex(&m, &all(rows), &all(cols), true);
+            let (sol, gap) = simplex(&m, &all(rows), &all(cols), true);
             assert!(certificate_gap(&m, &sol) < 1e-9, "{m:?} {sol:?}");
+            assert_eq!(gap, certificate_gap(&m, &sol));
         }
     }
 }
