@@ -10,7 +10,7 @@ use shakmaty::attacks::{
 };
 use shakmaty::{Bitboard, Color, Role, Square};
 
-use super::position::Position;
+use super::position::{Position, ROLES};
 
 /// A middle-game / endgame score pair, interpolated by game phase.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -248,15 +248,6 @@ pub const SEE_VALUE: [i32; 6] = [100, 310, 320, 480, 900, 280];
 pub fn see_value(role: Role) -> i32 {
     SEE_VALUE[role_index(role)]
 }
-
-const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
 
 /// Maximum game phase (all minor and major pieces on the board).
 const MAX_PHASE: i32 = 24;

@@ -4,20 +4,11 @@
 use shakmaty::{Color, Role};
 
 use super::evaluate::{role_index, see_value};
-use super::position::Position;
+use super::position::{Position, ROLES};
 use super::types::Move;
 
 /// Value standing for "this exchange wins the game" (far above any material swing).
 pub const SEE_WIN: i32 = 20_000;
-
-const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
 
 fn counts(pos: &Position) -> [[i32; 6]; 2] {
     let mut c = [[0; 6]; 2];

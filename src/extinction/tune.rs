@@ -11,10 +11,10 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use shakmaty::{Color, Role};
+use shakmaty::Color;
 
 use super::evaluate::{evaluate_with, role_index, Score, Weights, ACTIVE_WEIGHTS, DEFAULT_WEIGHTS};
-use super::position::Position;
+use super::position::{Position, ROLES};
 
 /// Arguments of `extinction tune`.
 #[derive(clap::Args, Debug, Clone)]
@@ -176,14 +176,7 @@ const PROBE: i32 = 24 * 100;
 fn touched_table_weights(pos: &Position) -> Vec<usize> {
     let mut out = Vec::new();
     for color in [Color::White, Color::Black] {
-        for role in [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        for role in ROLES {
             for sq in pos.pieces(color, role) {
                 let idx = if color == Color::White {
                     sq as usize
