@@ -1,6 +1,7 @@
 //! Command-line front ends of the tablebase, search, exploitability and play tools; the
 //! `apocalypse` binary parses into these argument structs and calls the `run_*` functions.
 
+use crate::console::outln;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -134,13 +135,13 @@ pub fn run_tb(args: TbArgs) -> Result<(), String> {
             });
             if state.is_over() {
                 if json {
-                    println!(
+                    outln!(
                         "{{\"value\": {}, \"white\": {{}}, \"black\": {{}}}}",
                         clean(state.value())
                     );
                 } else {
-                    println!("value (White): {}", clean(state.value()));
-                    println!("game over: {}", state.describe());
+                    outln!("value (White): {}", clean(state.value()));
+                    outln!("game over: {}", state.describe());
                 }
                 return Ok(());
             }
@@ -156,7 +157,7 @@ pub fn run_tb(args: TbArgs) -> Result<(), String> {
             let white = strategy_entries(&game.white, &sol.row_strategy);
             let black = strategy_entries(&game.black, &sol.col_strategy);
             if json {
-                println!(
+                outln!(
                     "{{\"value\": {}, \"white\": {}, \"black\": {}{}}}",
                     clean(sol.value),
                     strategy_json(&white),
@@ -164,13 +165,13 @@ pub fn run_tb(args: TbArgs) -> Result<(), String> {
                     win.map_or(String::new(), |w| format!(", \"win\": \"{w}\""))
                 );
             } else {
-                println!("position: {}", format_position(&pos));
-                println!("value (White): {:.12}", clean(sol.value));
-                println!("White: {}", strategy_text(&white, usize::MAX));
-                println!("Black: {}", strategy_text(&black, usize::MAX));
+                outln!("position: {}", format_position(&pos));
+                outln!("value (White): {:.12}", clean(sol.value));
+                outln!("White: {}", strategy_text(&white, usize::MAX));
+                outln!("Black: {}", strategy_text(&black, usize::MAX));
                 match win {
-                    Some("sure") => println!("win: sure (the winner's strategy risks nothing and makes progress)"),
-                    Some(_) => println!(
+                    Some("sure") => outln!("win: sure (the winner's strategy risks nothing and makes progress)"),
+                    Some(_) => outln!(
                         "win: limit-sure (no strategy wins with certainty; this one wins with probability -> 1 as its small weights shrink, here {LAYER_WEIGHT} per layer)"
                     ),
                     None => {}
@@ -191,7 +192,7 @@ pub fn run_tb(args: TbArgs) -> Result<(), String> {
             let mut total = 0;
             for key in &classes {
                 let r = tables.verify_class(key)?;
-                println!(
+                outln!(
                     "{:<14} {:>10} positions  max residual {:.3e}",
                     key.name(),
                     r.positions,
@@ -199,13 +200,13 @@ pub fn run_tb(args: TbArgs) -> Result<(), String> {
                 );
                 if r.max_residual > VERIFY_TOLERANCE {
                     if let Some(p) = r.worst {
-                        println!("  worst: {}", format_position(&p));
+                        outln!("  worst: {}", format_position(&p));
                     }
                 }
                 worst = worst.max(r.max_residual);
                 total += r.positions;
             }
-            println!(
+            outln!(
                 "{} classes, {total} positions, max residual {worst:.3e} (tolerance {VERIFY_TOLERANCE:.0e})",
                 classes.len()
             );
@@ -223,7 +224,7 @@ fn print_build_summary(summaries: &[super::tablebase::build::ClassSummary], seco
     let mut both = [0u64; 4];
     let (mut stored, mut bytes, mut unconverged) = (0u64, 0u64, 0);
     for s in summaries {
-        println!(
+        outln!(
             "{:<12} {:>9} positions  W {:>8} D {:>8} L {:>8} frac {:>7}  {:>8.1} s {:>10} B  iters {:>5}{}{}",
             s.key.name(),
             s.positions,
@@ -255,11 +256,11 @@ fn print_build_summary(summaries: &[super::tablebase::build::ClassSummary], seco
     }
     let all: u64 = both.iter().sum();
     let share = |n: u64| 100.0 * n as f64 / all.max(1) as f64;
-    println!(
+    outln!(
         "total: {} classes, {stored} positions stored ({all} with both colours), {bytes} bytes, {seconds:.1} s",
         summaries.len()
     );
-    println!(
+    outln!(
         "both colours: won by White {:.2}%, drawn {:.2}%, lost {:.2}%, fractional {:.2}%{}",
         share(both[0]),
         share(both[1]),
@@ -278,7 +279,7 @@ fn print_iteration(it: &super::anytime::Iteration, json: bool) {
     let white = strategy_entries(&it.white_moves, &it.white);
     let black = strategy_entries(&it.black_moves, &it.black);
     if json {
-        println!(
+        outln!(
             "{{\"depth\": {}, \"value\": {}, \"exact\": {}, \"nodes\": {}, \"time_ms\": {}, \"white\": {}, \"black\": {}}}",
             it.depth,
             clean(it.value),
@@ -289,7 +290,7 @@ fn print_iteration(it: &super::anytime::Iteration, json: bool) {
             strategy_json(&black)
         );
     } else {
-        println!(
+        outln!(
             "depth {:>2}  value {:+.6}{}  nodes {:>10}  time {:>6} ms  White: {}  Black: {}",
             it.depth,
             clean(it.value),
@@ -360,14 +361,14 @@ pub fn run_exploit(args: ExploitArgs) -> Result<(), String> {
         let it = super::anytime::search(&pos, limits, &tables, |_| {})
             .ok_or("the game is over in this position")?;
         let e = super::exploit::of_search(&pos, &it, &tables);
-        println!(
+        outln!(
             "search depth {}: value {:+.6}; reference value {:+.6} (exact where tablebased, else depth {} per successor)",
             it.depth,
             clean(it.value),
             clean(e.reference_value),
             it.depth
         );
-        println!(
+        outln!(
             "best-response gains: White {:.3e}, Black {:.3e}, total {:.3e}",
             e.white_gain,
             e.black_gain,
@@ -396,7 +397,7 @@ pub fn run_exploit(args: ExploitArgs) -> Result<(), String> {
         sum += e.total();
         worst = worst.max(e.total());
     }
-    println!(
+    outln!(
         "{}: {count} unfinished positions, strategies from a search {} tablebases; best-response gains (White + Black) mean {:.3e}, max {:.3e}; {:.1} s",
         key.name(),
         if args.no_tb_search { "without" } else { "with" },
@@ -535,7 +536,7 @@ pub fn run_selfplay(args: SelfplayArgs) -> Result<(), String> {
             x if x < 0.0 => score.losses += 1,
             _ => score.draws += 1,
         }
-        println!(
+        outln!(
             "game {:>4}: engine {} - {}; W {} D {} L {}",
             game + 1,
             engine_side.name(),
@@ -545,7 +546,7 @@ pub fn run_selfplay(args: SelfplayArgs) -> Result<(), String> {
             score.losses
         );
     }
-    println!(
+    outln!(
         "{} games: W {} D {} L {}; score {:.3} +/- {:.3} (95%)",
         score.games(),
         score.wins,
@@ -555,7 +556,7 @@ pub fn run_selfplay(args: SelfplayArgs) -> Result<(), String> {
         score.error_bar()
     );
     if audit.turns > 0 {
-        println!(
+        outln!(
             "tablebase positions: {} engine turns; exact value guaranteed in {}, limit-sure progress (deliberate small risk) in {}, value given away in {}",
             audit.turns, audit.kept, audit.progress, audit.lost
         );

@@ -16,48 +16,7 @@ use super::Position;
 /// Turns after which a game is scored a draw (redeploys can reset the quiet counter forever).
 pub const MAX_TURNS: u32 = 1000;
 
-/// A small deterministic random number generator (SplitMix64).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut x = self.0;
-        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        x ^ (x >> 31)
-    }
-
-    /// A uniform float in [0, 1).
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A uniform index below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_f64() * n as f64) as usize % n
-    }
-
-    /// An index drawn with the given probabilities.
-    pub fn pick(&mut self, probs: &[f64]) -> usize {
-        let total: f64 = probs.iter().sum();
-        let mut r = self.next_f64() * total;
-        for (i, &p) in probs.iter().enumerate() {
-            if r < p {
-                return i;
-            }
-            r -= p;
-        }
-        probs.iter().rposition(|&p| p > 0.0).unwrap_or(0)
-    }
-}
+pub use crate::rng::Rng;
 
 /// The engine's move for `side`: searched within `limits`, drawn from its mixed strategy.
 pub fn engine_move(

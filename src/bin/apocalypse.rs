@@ -1,6 +1,7 @@
 //! The `apocalypse` binary: rules and solvers for Apocalypse.
 
 use std::process::ExitCode;
+use variant_engines::console::{out, outln};
 
 use std::time::Instant;
 
@@ -95,7 +96,7 @@ fn bench_run(
 
 fn bench(file: &str) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    println!(
+    outln!(
         "{:<40} {:>5} {:>10} {:>12} {:>10} {:>12} {:>10} {:>8}",
         "position",
         "turns",
@@ -140,7 +141,7 @@ fn bench(file: &str) -> Result<(), String> {
         } else {
             ("-".to_string(), "-".to_string(), "-".to_string())
         };
-        println!(
+        outln!(
             "{:<40} {:>5} {:>10.6} {:>12} {:>10} {:>12} {:>10.1} {:>8}",
             position,
             turns,
@@ -154,7 +155,7 @@ fn bench(file: &str) -> Result<(), String> {
     }
     if !ratios.is_empty() {
         ratios.sort_by(f64::total_cmp);
-        println!(
+        outln!(
             "node ratio plain/pruned: median {:.1}, min {:.1}, max {:.1}",
             ratios[ratios.len() / 2],
             ratios[0],
@@ -183,7 +184,7 @@ fn print_solution(root: &RootSolution, turns: u32, json: bool, exploitability: f
     let white = strategy_lines(&root.white_moves, &root.white);
     let black = strategy_lines(&root.black_moves, &root.black);
     if json {
-        println!(
+        outln!(
             "{{\"value\": {}, \"white\": {}, \"black\": {}, \"turns\": {}, \"nodes\": {}, \"exploitability\": {}, \"time_ms\": {:.1}}}",
             clean(root.value),
             strategy_json(&white),
@@ -195,13 +196,13 @@ fn print_solution(root: &RootSolution, turns: u32, json: bool, exploitability: f
         );
         return;
     }
-    println!("value (White): {:.9}", clean(root.value));
+    outln!("value (White): {:.9}", clean(root.value));
     for (name, lines) in [("White", &white), ("Black", &black)] {
         let parts: Vec<String> = lines
             .iter()
             .map(|(m, p)| format!("{m} {:.6}", clean(*p)))
             .collect();
-        println!(
+        outln!(
             "{name}: {}",
             if parts.is_empty() {
                 "(no moves)".to_string()
@@ -210,21 +211,22 @@ fn print_solution(root: &RootSolution, turns: u32, json: bool, exploitability: f
             }
         );
     }
-    println!(
+    outln!(
         "turns: {turns}  nodes: {}  time: {:.1} ms",
-        root.nodes, millis
+        root.nodes,
+        millis
     );
-    println!("exploitability: {:.3e}", exploitability);
+    outln!("exploitability: {:.3e}", exploitability);
 }
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Moves { position } => {
             let pos = parse_position(&position.join(" "))?;
-            print!("{}", diagram(&pos));
+            out!("{}", diagram(&pos));
             let state = outcome(&pos);
             if state.is_over() {
-                println!("game over: {}; no moves", state.describe());
+                outln!("game over: {}; no moves", state.describe());
                 return Ok(());
             }
             for side in Side::BOTH {
@@ -232,7 +234,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     .into_iter()
                     .map(format_move)
                     .collect();
-                println!("{} ({}): {}", side.name(), moves.len(), moves.join(" "));
+                outln!("{} ({}): {}", side.name(), moves.len(), moves.join(" "));
             }
             Ok(())
         }
@@ -251,12 +253,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 to_action(&pos, Side::Black, declared[1]),
             ];
             let (next, events) = resolve(&pos, actions);
-            println!("{}", format_position(&next));
-            print!("{}", diagram(&next));
+            outln!("{}", format_position(&next));
+            out!("{}", diagram(&next));
             for line in describe_turn(declared, actions, &events) {
-                println!("{line}");
+                outln!("{line}");
             }
-            println!("{}", outcome(&next).describe());
+            outln!("{}", outcome(&next).describe());
             Ok(())
         }
         Command::Solve {
@@ -278,10 +280,10 @@ fn run(cli: Cli) -> Result<(), String> {
             let millis = started.elapsed().as_secs_f64() * 1000.0;
             let exploitability = solver::exploitability(&pos, turns, &root, tables.as_ref());
             if !json {
-                print!("{}", diagram(&pos));
+                out!("{}", diagram(&pos));
                 let state = outcome(&pos);
                 if state.is_over() {
-                    println!("game over: {}", state.describe());
+                    outln!("game over: {}", state.describe());
                 }
             }
             print_solution(&root, turns, json, exploitability, millis);
@@ -296,7 +298,7 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    variant_engines::logging::init();
+    variant_engines::console::init_logging();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -100,7 +100,7 @@ fn report(result: Result<(), String>) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    variant_engines::logging::init();
+    variant_engines::console::init_logging();
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft(args)) => run_perft(&args),

@@ -5,7 +5,7 @@
 //! `{"type":"info",...}` per depth/PV, then `{"type":"result",...}` for a position; for a PGN,
 //! one `{"type":"move",...}` per played move and a final `{"type":"summary",...}`.
 
-use super::output::outln;
+use crate::console::outln;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 

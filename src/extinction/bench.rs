@@ -1,7 +1,7 @@
 //! `extinction bench`: a fixed set of positions searched to a fixed depth with a fresh table,
 //! printing the total node count (deterministic: one thread, fresh state per position) and speed.
 
-use super::output::outln;
+use crate::console::outln;
 use std::io::Write;
 use std::time::Instant;
 

@@ -20,6 +20,7 @@ use super::search::{is_loss, is_win, search, SearchOptions};
 use super::timeman::{Limits, SearchClock, Signals};
 use super::tt::TranspositionTable;
 use super::types::MoveList;
+use crate::rng::Rng;
 
 /// Arguments of `extinction datagen`.
 #[derive(clap::Args, Debug, Clone)]
@@ -65,22 +66,6 @@ pub struct ImportArgs {
 const MAX_GAME_PLIES: usize = 400;
 /// Stack size of a game-playing thread (the search recursion keeps move lists on the stack).
 const WORKER_STACK_BYTES: usize = 64 * 1024 * 1024;
-
-/// xorshift64*: reproducible randomness without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
-    }
-}
 
 /// Whether a position is quiet enough for the static evaluation to be judged on it.
 pub fn is_quiet_position(pos: &Position) -> bool {

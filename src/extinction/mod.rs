@@ -28,7 +28,6 @@ pub mod datagen;
 pub mod engine;
 pub mod evaluate;
 pub mod movepick;
-pub mod output;
 pub mod protocol;
 pub mod search;
 pub mod see;

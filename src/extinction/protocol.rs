@@ -1,7 +1,7 @@
 //! Protocol selection: `extinction` without a subcommand reads the first line and picks UCI
 //! (`uci`) or XBoard (`xboard` / `protover`).
 
-use super::output::outln;
+use crate::console::outln;
 use std::io::BufRead;
 
 /// Which protocol a session speaks.

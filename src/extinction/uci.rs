@@ -68,7 +68,7 @@ pub fn limits_from_go(go: &GoCommand, turn: Color) -> Limits {
 }
 
 fn say(line: &str) {
-    super::output::line(line);
+    crate::console::line(line);
 }
 
 fn error(msg: &str) {

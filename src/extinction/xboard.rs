@@ -118,7 +118,7 @@ enum Purpose {
 }
 
 fn say(line: &str) {
-    super::output::line(line);
+    crate::console::line(line);
 }
 
 /// XBoard session state.
