@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# Play a cutechess-cli match of our engine against Fairy-Stockfish or against an older build of
-# ours, from ../shared/data/openings-6ply.epd with each opening played by both colours, and print
-# the score and Elo with its error bars (cutechess-cli's own estimate), optionally under an SPRT.
+# Play a cutechess-cli match of our engine against Fairy-Stockfish (master, the yardstick, or
+# the Debian 11.1 package) or against an older build of ours, from
+# ../shared/data/openings-6ply.epd with each opening played by both colours, and print the score
+# and Elo with its error bars (cutechess-cli's own estimate), optionally under an SPRT.
 #
-#   scripts/match.sh [--opponent fsf|PATH] [--engine PATH] [--proto uci|xboard] [--tc 5+0.05]
+#   scripts/match.sh [--opponent fsf-master|fsf|PATH] [--engine PATH] [--proto uci|xboard] [--tc 5+0.05]
 #                    [--games 200] [--concurrency 1] [--threads 1] [--hash 32]
 #                    [--opp-threads 1] [--sprt "elo0=0 elo1=10 alpha=0.05 beta=0.05"]
 #                    [--pgn FILE] [--openings FILE]
 #
-# cutechess-cli is not shipped with this project: put it on PATH or point CUTECHESS at it.
+# cutechess-cli and Fairy-Stockfish master are not shipped with this project: build them from
+# their public sources, then put them on PATH (as cutechess-cli and fairy-stockfish-master) or
+# point CUTECHESS and FSF_MASTER at them. `fsf` is the Debian package's /usr/games/fairy-stockfish.
 # PATH as opponent is another build of this engine (e.g. `git worktree add /tmp/base REV &&
 # cargo build --release --manifest-path /tmp/base/Cargo.toml`), for testing a change.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cutechess="${CUTECHESS:-cutechess-cli}"
 engine="$root/target/release/extinction"
-opponent=fsf proto=uci tc=5+0.05 games=200 concurrency=1 threads=1 hash=32 opp_threads=1
+opponent=fsf-master proto=uci tc=5+0.05 games=200 concurrency=1 threads=1 hash=32 opp_threads=1
 sprt="" pgn="" openings="$root/../shared/data/openings-6ply.epd"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,7 +34,7 @@ while [ $# -gt 0 ]; do
     --sprt) sprt="$2"; shift 2 ;;
     --pgn) pgn="$2"; shift 2 ;;
     --openings) openings="$2"; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "match.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -40,8 +43,13 @@ command -v "$cutechess" >/dev/null || { echo "match.sh: cutechess-cli not found 
 [ -f "$openings" ] || { echo "match.sh: openings file $openings not found" >&2; exit 2; }
 
 ours=(-engine name=Extinction cmd="$engine" arg="$proto" proto="$proto" option.Hash="$hash" option.Threads="$threads")
-if [ "$opponent" = fsf ]; then
-  theirs=(-engine name=Fairy-Stockfish cmd=/usr/games/fairy-stockfish proto=uci
+if [ "$opponent" = fsf-master ]; then
+  master="${FSF_MASTER:-$(command -v fairy-stockfish-master || true)}"
+  [ -x "$master" ] || { echo "match.sh: Fairy-Stockfish master not found (set FSF_MASTER)" >&2; exit 2; }
+  theirs=(-engine name=Fairy-Stockfish-master cmd="$master" proto=uci
+          option.Hash="$hash" option.Threads="$opp_threads")
+elif [ "$opponent" = fsf ]; then
+  theirs=(-engine name=Fairy-Stockfish-11.1 cmd=/usr/games/fairy-stockfish proto=uci
           option.Hash="$hash" option.Threads="$opp_threads")
 else
   theirs=(-engine name=Baseline cmd="$opponent" arg="$proto" proto="$proto"
