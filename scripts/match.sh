@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
     --sprt) sprt="$2"; shift 2 ;;
     --pgn) pgn="$2"; shift 2 ;;
     --openings) openings="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set /p' "$0" | grep '^#'; exit 0 ;;
     *) echo "match.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
