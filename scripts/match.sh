@@ -7,7 +7,10 @@
 #   scripts/match.sh [--opponent fsf-master|fsf|PATH] [--engine PATH] [--proto uci|xboard] [--tc 5+0.05]
 #                    [--games 200] [--concurrency 1] [--threads 1] [--hash 32]
 #                    [--opp-threads 1] [--sprt "elo0=0 elo1=10 alpha=0.05 beta=0.05"]
-#                    [--pgn FILE] [--openings FILE]
+#                    [--pgn FILE] [--openings FILE] [--nodes N]
+#
+# --nodes N plays tc=inf with N nodes per move: a screen that the machine's load cannot skew
+# (it ignores speed, so a change is accepted only by a time-control SPRT).
 #
 # cutechess-cli and Fairy-Stockfish master are not shipped with this project: build them from
 # their public sources, then put them on PATH (as cutechess-cli and fairy-stockfish-master) or
@@ -19,7 +22,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cutechess="${CUTECHESS:-cutechess-cli}"
 engine="$root/target/release/extinction"
 opponent=fsf-master proto=uci tc=5+0.05 games=200 concurrency=1 threads=1 hash=32 opp_threads=1
-sprt="" pgn="" openings="$root/../shared/data/openings-6ply.epd"
+sprt="" pgn="" nodes="" openings="$root/../shared/data/openings-6ply.epd"
 while [ $# -gt 0 ]; do
   case "$1" in
     --opponent) opponent="$2"; shift 2 ;;
@@ -34,6 +37,7 @@ while [ $# -gt 0 ]; do
     --sprt) sprt="$2"; shift 2 ;;
     --pgn) pgn="$2"; shift 2 ;;
     --openings) openings="$2"; shift 2 ;;
+    --nodes) nodes="$2"; shift 2 ;;
     -h|--help) sed -n '2,/^set /p' "$0" | grep '^#'; exit 0 ;;
     *) echo "match.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -59,6 +63,8 @@ extra=()
 [ -n "$sprt" ] && extra+=(-sprt $sprt)
 [ -n "$pgn" ] && extra+=(-pgnout "$pgn")
 rounds=$(( (games + 1) / 2 ))
-exec "$cutechess" "${ours[@]}" "${theirs[@]}" -variant extinction -each tc="$tc" \
+each=(tc="$tc")
+[ -n "$nodes" ] && each=(tc=inf nodes="$nodes")
+exec "$cutechess" "${ours[@]}" "${theirs[@]}" -variant extinction -each "${each[@]}" \
   -openings file="$openings" format=epd order=sequential -repeat -games 2 -rounds "$rounds" \
   -concurrency "$concurrency" -recover -ratinginterval 20 "${extra[@]}"
