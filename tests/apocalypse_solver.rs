@@ -1,10 +1,10 @@
 //! The pruned N-turn solver against plain backward induction (the reference), and symmetry.
 
-use variant_engines::apocalypse::board::{mirror_square, rank_of, Piece, Position, Side};
-use variant_engines::apocalypse::moves::declarable_moves;
-use variant_engines::apocalypse::notation::{format_position, parse_position};
-use variant_engines::apocalypse::outcome::outcome;
-use variant_engines::apocalypse::resolve::resolve;
+use variant_engines::apocalypse::rules::board::{mirror_square, rank_of, Piece, Position, Side};
+use variant_engines::apocalypse::rules::moves::declarable_moves;
+use variant_engines::apocalypse::rules::notation::{format_position, parse_position};
+use variant_engines::apocalypse::rules::outcome::outcome;
+use variant_engines::apocalypse::rules::resolve::resolve;
 use variant_engines::apocalypse::solver::plain::PlainSolver;
 use variant_engines::apocalypse::solver::pruned::PrunedSolver;
 use variant_engines::apocalypse::solver::{exploitability, solve, Method};

@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use variant_engines::apocalypse::board::{Position, Side};
-use variant_engines::apocalypse::moves::declarable_moves;
-use variant_engines::apocalypse::notation::parse_position;
-use variant_engines::apocalypse::outcome::outcome;
-use variant_engines::apocalypse::resolve::resolve;
+use variant_engines::apocalypse::rules::board::{Position, Side};
+use variant_engines::apocalypse::rules::moves::declarable_moves;
+use variant_engines::apocalypse::rules::notation::parse_position;
+use variant_engines::apocalypse::rules::outcome::outcome;
+use variant_engines::apocalypse::rules::resolve::resolve;
 use variant_engines::apocalypse::solver;
 use variant_engines::apocalypse::tablebase::build::{build, BuildOptions};
 use variant_engines::apocalypse::tablebase::index::classes_in_build_order;
@@ -288,7 +288,7 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
                         tables.value(&pos),
                         Some(value),
                         "no progress strategy at {}",
-                        variant_engines::apocalypse::notation::format_position(&pos)
+                        variant_engines::apocalypse::rules::notation::format_position(&pos)
                     );
                     break;
                 };

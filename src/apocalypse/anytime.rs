@@ -5,13 +5,13 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::board::{Position, Side};
 use super::eval::evaluate;
-use super::moves::{declarable_moves, Move};
-use super::outcome::{outcome, QUIET_LIMIT};
-use super::resolve::resolve;
+use super::rules::board::{Position, Side};
+use super::rules::moves::{declarable_moves, Move};
+use super::rules::outcome::{outcome, QUIET_LIMIT};
+use super::rules::resolve::resolve;
+use super::rules::zobrist::game_key;
 use super::tablebase::Tablebases;
-use super::zobrist::game_key;
 use crate::matrix_game::{self, Matrix};
 
 /// How long or how deep to search.
@@ -94,7 +94,7 @@ impl<'a> Searcher<'a> {
         if depth == 0 {
             return (evaluate(pos), false);
         }
-        let key = game_key(pos, depth, QUIET_LIMIT);
+        let key = game_key(pos.key, pos.quiet, depth, QUIET_LIMIT);
         if let Some(&hit) = self.table.get(&key) {
             return hit;
         }

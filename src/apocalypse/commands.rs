@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
-use super::moves::Move;
-use super::notation::{format_move, format_position, parse_position};
+use super::rules::moves::Move;
+use super::rules::notation::{format_move, format_position, parse_position};
 use super::tablebase::build::{build, BuildOptions};
 use super::tablebase::limit::LAYER_WEIGHT;
 use super::tablebase::{ClassKey, Tablebases, DEFAULT_DIR, VERIFY_TOLERANCE};
@@ -128,7 +128,7 @@ pub fn run_tb(args: TbArgs) -> Result<(), String> {
         } => {
             let pos = parse_position(&position.join(" "))?;
             let tables = Tablebases::open(&dir);
-            let state = super::outcome::outcome(&{
+            let state = super::rules::outcome::outcome(&{
                 let mut p = pos;
                 p.quiet = 0;
                 p
@@ -313,7 +313,7 @@ pub fn run_search(
     tb_dir: &std::path::Path,
 ) -> Result<(), String> {
     let pos = parse_position(&position.join(" "))?;
-    let state = super::outcome::outcome(&pos);
+    let state = super::rules::outcome::outcome(&pos);
     if state.is_over() {
         return Err(format!("game is already over: {}", state.describe()));
     }
@@ -389,7 +389,7 @@ pub fn run_exploit(args: ExploitArgs) -> Result<(), String> {
     let started = Instant::now();
     for idx in (0..table.index.len()).step_by(args.step.max(1) as usize) {
         let pos = table.index.position(idx);
-        if super::outcome::outcome(&pos).is_over() {
+        if super::rules::outcome::outcome(&pos).is_over() {
             continue;
         }
         let e = super::exploit::against_tablebase(&pos, limits, search_tables, &tables)?;

@@ -4,12 +4,12 @@
 use std::io::{BufRead, Write};
 
 use super::anytime::{Iteration, Limits, Searcher};
-use super::board::Side;
-use super::moves::{declarable_moves, legal_moves, to_action, Move};
-use super::notation::{diagram, format_move, parse_move};
-use super::outcome::{outcome, Outcome, QUIET_LIMIT};
-use super::report::describe_turn;
-use super::resolve::resolve;
+use super::rules::board::Side;
+use super::rules::moves::{declarable_moves, legal_moves, to_action, Move};
+use super::rules::notation::{diagram, format_move, parse_move};
+use super::rules::outcome::{outcome, Outcome, QUIET_LIMIT};
+use super::rules::report::describe_turn;
+use super::rules::resolve::resolve;
 use super::tablebase::Tablebases;
 use super::Position;
 
@@ -140,7 +140,10 @@ pub fn play_game(
         }
         pos = resolve(&pos, actions).0;
     }
-    (Outcome::Draw(super::outcome::Reason::QuietTurns), audit)
+    (
+        Outcome::Draw(super::rules::outcome::Reason::QuietTurns),
+        audit,
+    )
 }
 
 /// Match totals from the engine's point of view.

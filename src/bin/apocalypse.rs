@@ -6,15 +6,15 @@ use variant_engines::console::{out, outln};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use variant_engines::apocalypse::board::Side;
 use variant_engines::apocalypse::commands::{self, clean, strategy_json};
-use variant_engines::apocalypse::moves::{declarable_moves, to_action};
-use variant_engines::apocalypse::notation::{
+use variant_engines::apocalypse::rules::board::Side;
+use variant_engines::apocalypse::rules::moves::{declarable_moves, to_action};
+use variant_engines::apocalypse::rules::notation::{
     diagram, format_move, format_position, parse_joint_move, parse_position,
 };
-use variant_engines::apocalypse::outcome::outcome;
-use variant_engines::apocalypse::report::describe_turn;
-use variant_engines::apocalypse::resolve::resolve;
+use variant_engines::apocalypse::rules::outcome::outcome;
+use variant_engines::apocalypse::rules::report::describe_turn;
+use variant_engines::apocalypse::rules::resolve::resolve;
 use variant_engines::apocalypse::solver::{self, Method, RootSolution};
 
 /// Apocalypse (5x5 simultaneous-move chess variant): rules and exact solver.

@@ -8,11 +8,11 @@ pub mod table;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::board::{Position, Side};
-use super::moves::{declarable_moves, Move};
-use super::outcome::{outcome, QUIET_LIMIT};
-use super::resolve::resolve;
-use super::zobrist::game_key;
+use super::rules::board::{Position, Side};
+use super::rules::moves::{declarable_moves, Move};
+use super::rules::outcome::{outcome, QUIET_LIMIT};
+use super::rules::resolve::resolve;
+use super::rules::zobrist::game_key;
 use crate::matrix_game::{self, Matrix};
 
 /// Values closer than this are treated as equal by the pruning logic.
@@ -58,7 +58,7 @@ pub fn leaf_value(pos: &Position, remaining: u32) -> Option<f64> {
 
 /// Transposition key of the game from `pos` with `remaining` turns.
 pub fn key(pos: &Position, remaining: u32) -> u64 {
-    game_key(pos, remaining, QUIET_LIMIT)
+    game_key(pos.key, pos.quiet, remaining, QUIET_LIMIT)
 }
 
 /// Declarable moves in search order: captures first, then footman moves, forfeit last.

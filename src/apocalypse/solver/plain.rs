@@ -7,8 +7,8 @@ use rayon::prelude::*;
 
 use super::table::Table;
 use super::{child, key, leaf_value, ordered_moves, root_from_matrix, RootSolution};
-use crate::apocalypse::board::{Position, Side};
-use crate::apocalypse::moves::Move;
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::Move;
 use crate::matrix_game::{self, Matrix};
 
 /// Backward induction with a transposition table on (position, remaining turns).

@@ -16,8 +16,8 @@ use rayon::prelude::*;
 use super::serialized::{self, serial_key, Leader, SerialEntry};
 use super::table::Table;
 use super::{child, key, leaf_value, ordered_moves, RootSolution, EPS};
-use crate::apocalypse::board::{Position, Side};
-use crate::apocalypse::moves::Move;
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::Move;
 use crate::matrix_game::{self, Matrix};
 
 /// Lower and upper bound on the value of a game; exact when they (nearly) meet.

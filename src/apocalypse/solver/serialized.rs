@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::table::Table;
 use super::{child, key, leaf_value, ordered_moves};
-use crate::apocalypse::board::{Position, Side};
+use crate::apocalypse::rules::board::{Position, Side};
 
 /// Stored fail-soft bounds of a serialized value plus the best first move found.
 #[derive(Clone, Copy, Debug)]
