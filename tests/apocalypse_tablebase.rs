@@ -126,15 +126,12 @@ fn damaged_or_missing_files_are_skipped_and_rebuilt() {
 
 #[test]
 fn anytime_search_with_tablebases_keeps_the_exact_value_and_is_unexploitable() {
-    use variant_engines::apocalypse::anytime::{search, Limits};
-    use variant_engines::apocalypse::exploit::against_tablebase;
+    use variant_engines::apocalypse::search::anytime::{search, Limits};
+    use variant_engines::apocalypse::search::exploit::against_tablebase;
     let dir = temp_dir("anytime");
     build_small(&dir, 3);
     let tables = Tablebases::open(&dir);
-    let limits = Limits {
-        depth: Some(2),
-        movetime: None,
-    };
+    let limits = Limits::new(Some(2), None);
     let mut checked = 0;
     for key in classes_in_build_order(3) {
         let index = ClassIndex::new(key);
@@ -325,12 +322,9 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
     assert!(won as f64 >= 0.97 * games as f64, "{won}/{games}");
     // The engine in matches: in tablebase positions it never gives value away (only limit-sure
     // wins take their deliberate small risk).
-    use variant_engines::apocalypse::anytime::Limits;
     use variant_engines::apocalypse::play::{play_game, Player, Rng, TablebaseAudit};
-    let limits = Limits {
-        depth: Some(1),
-        movetime: None,
-    };
+    use variant_engines::apocalypse::search::anytime::Limits;
+    let limits = Limits::new(Some(1), None);
     let mut audit = TablebaseAudit::default();
     let mut rng = Rng::new(11);
     for (n, start) in [

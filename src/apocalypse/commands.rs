@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 
 use super::rules::moves::Move;
 use super::rules::notation::{format_move, format_position, parse_position};
+use super::search::anytime::Limits;
 use super::tablebase::build::{build, BuildOptions};
 use super::tablebase::limit::LAYER_WEIGHT;
 use super::tablebase::{ClassKey, Tablebases, DEFAULT_DIR, VERIFY_TOLERANCE};
@@ -275,7 +276,7 @@ fn print_build_summary(summaries: &[super::tablebase::build::ClassSummary], seco
 }
 
 /// Print one search iteration (text: one line per iteration).
-fn print_iteration(it: &super::anytime::Iteration, json: bool) {
+fn print_iteration(it: &super::search::anytime::Iteration, json: bool) {
     let white = strategy_entries(&it.white_moves, &it.white);
     let black = strategy_entries(&it.black_moves, &it.black);
     if json {
@@ -318,8 +319,8 @@ pub fn run_search(
         return Err(format!("game is already over: {}", state.describe()));
     }
     let tables = Tablebases::open(tb_dir);
-    let limits = super::exploit::limits(depth, movetime_ms);
-    super::anytime::search(&pos, limits, &tables, |it| print_iteration(it, json))
+    let limits = Limits::new(depth, movetime_ms);
+    super::search::anytime::search(&pos, limits, &tables, |it| print_iteration(it, json))
         .ok_or("no iteration completed")?;
     Ok(())
 }
@@ -354,13 +355,13 @@ pub fn run_exploit(args: ExploitArgs) -> Result<(), String> {
     if args.depth.is_none() && args.movetime.is_none() {
         return Err("exploit needs --depth D or --movetime MS".to_string());
     }
-    let limits = super::exploit::limits(args.depth, args.movetime);
+    let limits = Limits::new(args.depth, args.movetime);
     let tables = Tablebases::open(&args.tb_dir);
     let Some(class) = args.tb_class else {
         let pos = parse_position(&args.position.join(" "))?;
-        let it = super::anytime::search(&pos, limits, &tables, |_| {})
+        let it = super::search::anytime::search(&pos, limits, &tables, |_| {})
             .ok_or("the game is over in this position")?;
-        let e = super::exploit::of_search(&pos, &it, &tables);
+        let e = super::search::exploit::of_search(&pos, &it, &tables);
         outln!(
             "search depth {}: value {:+.6}; reference value {:+.6} (exact where tablebased, else depth {} per successor)",
             it.depth,
@@ -392,7 +393,7 @@ pub fn run_exploit(args: ExploitArgs) -> Result<(), String> {
         if super::rules::outcome::outcome(&pos).is_over() {
             continue;
         }
-        let e = super::exploit::against_tablebase(&pos, limits, search_tables, &tables)?;
+        let e = super::search::exploit::against_tablebase(&pos, limits, search_tables, &tables)?;
         count += 1;
         sum += e.total();
         worst = worst.max(e.total());
@@ -449,7 +450,7 @@ pub fn run_play_human(args: PlayHumanArgs) -> Result<(), String> {
     };
     let tables = Tablebases::open(&args.tb_dir);
     let mut rng = super::play::Rng::new(seed_or_clock(args.seed));
-    let limits = super::exploit::limits(None, Some(args.movetime));
+    let limits = Limits::new(None, Some(args.movetime));
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut output = std::io::stdout();
@@ -501,9 +502,9 @@ pub fn run_selfplay(args: SelfplayArgs) -> Result<(), String> {
     };
     let tables = Tablebases::open(&args.tb_dir);
     let limits = if args.depth.is_some() {
-        super::exploit::limits(args.depth, None)
+        Limits::new(args.depth, None)
     } else {
-        super::exploit::limits(None, Some(args.movetime))
+        Limits::new(None, Some(args.movetime))
     };
     let opponent = if args.opponent == "random" {
         Player::Random

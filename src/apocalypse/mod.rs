@@ -1,11 +1,9 @@
 //! Apocalypse: the 5x5 simultaneous-move game and its solvers.
 
-pub mod anytime;
 pub mod commands;
-pub mod eval;
-pub mod exploit;
 pub mod play;
 pub mod rules;
+pub mod search;
 pub mod solver;
 pub mod tablebase;
 

@@ -3,15 +3,14 @@
 
 use std::io::{BufRead, Write};
 
-use super::anytime::{Iteration, Limits, Searcher};
-use super::rules::board::Side;
+use super::rules::board::{Position, Side};
 use super::rules::moves::{declarable_moves, legal_moves, to_action, Move};
 use super::rules::notation::{diagram, format_move, parse_move};
 use super::rules::outcome::{outcome, Outcome, QUIET_LIMIT};
 use super::rules::report::describe_turn;
 use super::rules::resolve::resolve;
+use super::search::anytime::{Iteration, Limits, Searcher};
 use super::tablebase::Tablebases;
-use super::Position;
 
 /// Turns after which a game is scored a draw (redeploys can reset the quiet counter forever).
 pub const MAX_TURNS: u32 = 1000;

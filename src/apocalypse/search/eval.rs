@@ -1,8 +1,8 @@
 //! The horizon evaluation of the depth-limited search: a heuristic value strictly between -1
 //! and 1 for an unfinished position (White's point of view).
 
-use super::rules::board::{rank_of, squares_of, Position, Side, KNIGHT_ATTACKS};
-use super::rules::moves::for_each_legal_move;
+use crate::apocalypse::rules::board::{rank_of, squares_of, Position, Side, KNIGHT_ATTACKS};
+use crate::apocalypse::rules::moves::for_each_legal_move;
 
 /// Every weight of the evaluation, in one place (units: roughly "footmen").
 pub mod weights {
