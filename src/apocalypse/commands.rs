@@ -371,9 +371,9 @@ pub fn run_exploit(args: ExploitArgs) -> Result<(), String> {
         );
         outln!(
             "best-response gains: White {:.3e}, Black {:.3e}, total {:.3e}",
-            e.white_gain,
-            e.black_gain,
-            e.total()
+            e.gains.row_gain,
+            e.gains.col_gain,
+            e.gains.total()
         );
         return Ok(());
     };
@@ -395,8 +395,8 @@ pub fn run_exploit(args: ExploitArgs) -> Result<(), String> {
         }
         let e = super::search::exploit::against_tablebase(&pos, limits, search_tables, &tables)?;
         count += 1;
-        sum += e.total();
-        worst = worst.max(e.total());
+        sum += e.gains.total();
+        worst = worst.max(e.gains.total());
     }
     outln!(
         "{}: {count} unfinished positions, strategies from a search {} tablebases; best-response gains (White + Black) mean {:.3e}, max {:.3e}; {:.1} s",

@@ -278,7 +278,8 @@ fn run(cli: Cli) -> Result<(), String> {
             let started = Instant::now();
             let (root, tables) = solver::solve_keeping_tables(&pos, turns, method);
             let millis = started.elapsed().as_secs_f64() * 1000.0;
-            let exploitability = solver::exploitability(&pos, turns, &root, tables.as_ref());
+            let exploitability =
+                solver::exploitability(&pos, turns, &root, tables.as_ref()).total();
             if !json {
                 out!("{}", diagram(&pos));
                 let state = outcome(&pos);

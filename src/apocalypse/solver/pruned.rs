@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use super::serialized::{self, serial_key, Leader, SerialEntry};
 use super::table::Table;
-use super::{child, key, leaf_value, ordered_moves, RootSolution, EPS};
+use super::tree::{child, key, leaf_value, ordered_moves, RootSolution, EPS};
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::Move;
 use crate::matrix_game::{self, Matrix};
@@ -459,14 +459,7 @@ impl PrunedSolver {
     /// Value and optimal strategies at the root.
     pub fn solve_root(&self, pos: &Position, turns: u32) -> RootSolution {
         if let Some(v) = leaf_value(pos, turns) {
-            return RootSolution {
-                value: v,
-                white_moves: Vec::new(),
-                black_moves: Vec::new(),
-                white: Vec::new(),
-                black: Vec::new(),
-                nodes: 0,
-            };
+            return RootSolution::leaf(v);
         }
         let white_moves = ordered_moves(pos, Side::White);
         let black_moves = ordered_moves(pos, Side::Black);

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicU64;
 use rayon::prelude::*;
 
 use super::table::Table;
-use super::{child, key, leaf_value, ordered_moves};
+use super::tree::{child, key, leaf_value, ordered_moves};
 use crate::apocalypse::rules::board::{Position, Side};
 
 /// Stored fail-soft bounds of a serialized value plus the best first move found.
