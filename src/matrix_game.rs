@@ -431,18 +431,12 @@ mod tests {
     /// The fallback path (Bland's rule throughout) must also solve games exactly.
     #[test]
     fn bland_only_simplex_is_optimal() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::rng::Rng::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..500 {
-            let rows = 1 + (next() % 12) as usize;
-            let cols = 1 + (next() % 12) as usize;
+            let rows = 1 + rng.below(12);
+            let cols = 1 + rng.below(12);
             let data = (0..rows * cols)
-                .map(|_| [-1.0, -0.5, 0.0, 0.5, 1.0][(next() % 5) as usize])
+                .map(|_| [-1.0, -0.5, 0.0, 0.5, 1.0][rng.below(5)])
                 .collect();
             let m = Matrix::new(rows, cols, data);
             let (sol, gap) = simplex(&m, &all(rows), &all(cols), true);

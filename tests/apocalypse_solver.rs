@@ -9,20 +9,7 @@ use variant_engines::apocalypse::solver::plain::PlainSolver;
 use variant_engines::apocalypse::solver::pruned::PrunedSolver;
 use variant_engines::apocalypse::solver::{exploitability, solve, Method};
 use variant_engines::matrix_game::{self, Matrix};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use variant_engines::rng::Rng;
 
 /// A random ongoing position with 1-2 footmen and 0-2 horsemen per side.
 fn random_position(rng: &mut Rng) -> Position {
@@ -39,7 +26,7 @@ fn random_position(rng: &mut Rng) -> Position {
                             piece == Piece::Horseman || rank_of(free[k]) != side.last_rank()
                         })
                         .collect();
-                    let k = candidates[rng.below(candidates.len() as u64) as usize];
+                    let k = candidates[rng.below(candidates.len())];
                     pos.put(side, piece, free.swap_remove(k));
                 }
             }
@@ -54,7 +41,7 @@ fn random_position(rng: &mut Rng) -> Position {
 
 #[test]
 fn pruned_solver_agrees_with_plain_backward_induction() {
-    let mut rng = Rng(0xA90C_A1F5_E5EE_D001);
+    let mut rng = Rng::new(0xA90C_A1F5_E5EE_D001);
     let mut mixed = 0;
     for n in 0..sample_size(120) {
         let pos = random_position(&mut rng);
@@ -95,7 +82,7 @@ fn pruned_solver_agrees_with_plain_backward_induction() {
 
 #[test]
 fn symmetric_positions_have_value_zero_and_mirrored_strategies() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut positions = vec![Position::start()];
     for _ in 0..30 {
         let p = random_position(&mut rng);
@@ -193,7 +180,7 @@ fn start_position_at_five_turns_is_a_mirrored_draw() {
 fn solvers_agree_with_brute_force_near_the_quiet_turn_limit() {
     // The quiet counter changes values only when it can reach 50 within the horizon; the
     // transposition tables key it then. Brute force has no table to get wrong.
-    let mut rng = Rng(0xC0FF_EE00_1234_5678);
+    let mut rng = Rng::new(0xC0FF_EE00_1234_5678);
     for n in 0..sample_size(40) {
         let mut pos = random_position(&mut rng);
         pos.quiet = 47 + rng.below(3) as u8;
@@ -212,7 +199,7 @@ fn solvers_agree_with_brute_force_near_the_quiet_turn_limit() {
 
 #[test]
 fn mirrored_positions_have_negated_values_and_mirrored_strategies() {
-    let mut rng = Rng(0x005E_ED0F_1111);
+    let mut rng = Rng::new(0x005E_ED0F_1111);
     let mut mixed = 0;
     for n in 0..60 {
         let pos = random_position(&mut rng);

@@ -323,8 +323,9 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
     assert!(won as f64 >= 0.97 * games as f64, "{won}/{games}");
     // The engine in matches: in tablebase positions it never gives value away (only limit-sure
     // wins take their deliberate small risk).
-    use variant_engines::apocalypse::play::{play_game, Player, Rng, TablebaseAudit};
+    use variant_engines::apocalypse::play::{play_game, Player, TablebaseAudit};
     use variant_engines::apocalypse::search::anytime::Limits;
+    use variant_engines::rng::Rng;
     let limits = Limits::new(Some(1), None);
     let mut audit = TablebaseAudit::default();
     let mut rng = Rng::new(11);

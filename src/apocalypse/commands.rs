@@ -449,7 +449,7 @@ pub fn run_play_human(args: PlayHumanArgs) -> Result<(), String> {
         super::Side::Black
     };
     let tables = Tablebases::open(&args.tb_dir);
-    let mut rng = super::play::Rng::new(seed_or_clock(args.seed));
+    let mut rng = crate::rng::Rng::new(seed_or_clock(args.seed));
     let limits = Limits::new(None, Some(args.movetime));
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -511,7 +511,7 @@ pub fn run_selfplay(args: SelfplayArgs) -> Result<(), String> {
     } else {
         Player::Engine
     };
-    let mut rng = super::play::Rng::new(args.seed);
+    let mut rng = crate::rng::Rng::new(args.seed);
     let mut score = MatchScore::default();
     let mut audit = TablebaseAudit::default();
     for game in 0..args.games {

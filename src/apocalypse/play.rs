@@ -11,11 +11,10 @@ use super::rules::report::describe_turn;
 use super::rules::resolve::resolve;
 use super::search::anytime::{Iteration, Limits, Searcher};
 use super::tablebase::Tablebases;
+use crate::rng::Rng;
 
 /// Turns after which a game is scored a draw (redeploys can reset the quiet counter forever).
 pub const MAX_TURNS: u32 = 1000;
-
-pub use crate::rng::Rng;
 
 /// The engine's move for `side`: searched within `limits`, drawn from its mixed strategy.
 pub fn engine_move(
