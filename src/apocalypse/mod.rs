@@ -1,6 +1,6 @@
 //! Apocalypse: the 5x5 simultaneous-move game and its solvers.
 
-pub mod commands;
+pub mod cli;
 pub mod play;
 pub mod rules;
 pub mod search;

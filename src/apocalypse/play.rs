@@ -156,6 +156,19 @@ pub struct MatchScore {
 }
 
 impl MatchScore {
+    /// Count one game that ended in `result`, the engine playing `engine_side`.
+    pub fn record(&mut self, result: Outcome, engine_side: Side) {
+        let v = match engine_side {
+            Side::White => result.value(),
+            Side::Black => -result.value(),
+        };
+        match v {
+            x if x > 0.0 => self.wins += 1,
+            x if x < 0.0 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+    }
+
     /// Games played.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
