@@ -1,7 +1,7 @@
 //! The pruned N-turn solver against plain backward induction (the reference), and symmetry.
 
 use variant_engines::apocalypse::rules::board::{mirror_square, rank_of, Piece, Position, Side};
-use variant_engines::apocalypse::rules::moves::declarable_moves;
+use variant_engines::apocalypse::rules::moves::{declarable_moves, Move};
 use variant_engines::apocalypse::rules::notation::{format_position, parse_position};
 use variant_engines::apocalypse::rules::outcome::outcome;
 use variant_engines::apocalypse::rules::resolve::resolve;
@@ -127,6 +127,11 @@ fn symmetric_positions_have_value_zero_and_mirrored_strategies() {
     }
 }
 
+/// The same moves seen from the other side.
+fn mirrored(moves: &[Move]) -> Vec<Move> {
+    moves.iter().map(|m| m.mirrored()).collect()
+}
+
 /// Backward induction written out directly: no transposition table, no pruning.
 fn brute_force(pos: &Position, turns: u32) -> f64 {
     let state = outcome(pos);
@@ -216,20 +221,8 @@ fn mirrored_positions_have_negated_values_and_mirrored_strategies() {
         );
         // The mirror of each side's strategy is optimal for the other side in the mirror.
         let (white_moves, black_moves, m) = PlainSolver::default().root_matrix(&mirror, turns);
-        assert_eq!(
-            white_moves,
-            root.black_moves
-                .iter()
-                .map(|m| m.mirrored())
-                .collect::<Vec<_>>()
-        );
-        assert_eq!(
-            black_moves,
-            root.white_moves
-                .iter()
-                .map(|m| m.mirrored())
-                .collect::<Vec<_>>()
-        );
+        assert_eq!(white_moves, mirrored(&root.black_moves));
+        assert_eq!(black_moves, mirrored(&root.white_moves));
         assert!(
             m.row_guarantee(&root.black) >= mirror_root.value - 1e-9,
             "{text}"

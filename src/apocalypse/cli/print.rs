@@ -60,6 +60,55 @@ impl Strategy {
     }
 }
 
+/// A position's value for White and both players' strategies: the head of every report of a
+/// solved position (`solve --turns`, `tb probe`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solved {
+    /// Value for White.
+    pub value: f64,
+    /// White's strategy.
+    pub white: Strategy,
+    /// Black's strategy.
+    pub black: Strategy,
+}
+
+impl Solved {
+    /// The value `value`, White playing `white_moves` with probabilities `white`, Black
+    /// likewise.
+    pub fn new(
+        value: f64,
+        (white_moves, white): (&[Move], &[f64]),
+        (black_moves, black): (&[Move], &[f64]),
+    ) -> Solved {
+        Solved {
+            value,
+            white: Strategy::new(white_moves, white),
+            black: Strategy::new(black_moves, black),
+        }
+    }
+
+    /// One JSON object `{"value": v, "white": {...}, "black": {...}}`, followed inside the
+    /// braces by `more` (further fields, each written `, "name": value`).
+    pub fn json(&self, more: &str) -> String {
+        format!(
+            "{{\"value\": {}, \"white\": {}, \"black\": {}{more}}}",
+            clean(self.value),
+            self.white.json(),
+            self.black.json()
+        )
+    }
+
+    /// Three lines: the value with `decimals` decimals, White's and Black's whole strategies.
+    pub fn text(&self, decimals: usize) -> String {
+        format!(
+            "value (White): {:.decimals$}\nWhite: {}\nBlack: {}",
+            clean(self.value),
+            self.white.text(usize::MAX),
+            self.black.text(usize::MAX)
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +128,15 @@ mod tests {
         assert_eq!(s.text(1), "c1c2 0.500000, ... (2 more)");
         assert_eq!(s.json(), r#"{"c1c2": 0.5, "a1b3": 0.25, "e1d3": 0.25}"#);
         assert_eq!(Strategy::new(&[], &[]).text(4), "(no moves)");
+        let solved = Solved::new(0.25, (&moves[2..3], &[1.0]), (&[], &[]));
+        assert_eq!(
+            solved.json(", \"turns\": 1"),
+            r#"{"value": 0.25, "white": {"c1c2": 1}, "black": {}, "turns": 1}"#
+        );
+        assert_eq!(
+            solved.text(3),
+            "value (White): 0.250\nWhite: c1c2 1.000000\nBlack: (no moves)"
+        );
         assert_eq!(clean(-1e-15), 0.0);
         assert!(clean(-1e-15).is_sign_positive());
     }

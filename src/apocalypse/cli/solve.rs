@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::print::{clean, Strategy};
+use super::print::{clean, Solved, Strategy};
 use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::notation::{diagram, parse_position};
 use crate::apocalypse::rules::outcome::outcome;
@@ -64,24 +64,23 @@ fn solve_turns(pos: &Position, turns: u32, method: Method, json: bool) {
 }
 
 fn print_root(root: &RootSolution, turns: u32, json: bool, exploitability: f64, millis: f64) {
-    let white = Strategy::new(&root.white_moves, &root.white);
-    let black = Strategy::new(&root.black_moves, &root.black);
+    let solved = Solved::new(
+        root.value,
+        (&root.white_moves, &root.white),
+        (&root.black_moves, &root.black),
+    );
     if json {
         outln!(
-            "{{\"value\": {}, \"white\": {}, \"black\": {}, \"turns\": {}, \"nodes\": {}, \"exploitability\": {}, \"time_ms\": {:.1}}}",
-            clean(root.value),
-            white.json(),
-            black.json(),
-            turns,
-            root.nodes,
-            clean(exploitability),
-            millis
+            "{}",
+            solved.json(&format!(
+                ", \"turns\": {turns}, \"nodes\": {}, \"exploitability\": {}, \"time_ms\": {millis:.1}",
+                root.nodes,
+                clean(exploitability)
+            ))
         );
         return;
     }
-    outln!("value (White): {:.9}", clean(root.value));
-    outln!("White: {}", white.text(usize::MAX));
-    outln!("Black: {}", black.text(usize::MAX));
+    outln!("{}", solved.text(9));
     outln!(
         "turns: {turns}  nodes: {}  time: {:.1} ms",
         root.nodes,

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use super::print::{clean, Strategy};
+use super::print::{clean, Solved};
 use crate::apocalypse::rules::notation::{format_position, parse_position};
 use crate::apocalypse::rules::outcome::outcome;
 use crate::apocalypse::tablebase::build::{self, BuildOptions, ClassSummary};
@@ -36,8 +36,8 @@ pub fn probe(position: &str, dir: &Path, json: bool) -> Result<(), String> {
     if state.is_over() {
         if json {
             outln!(
-                "{{\"value\": {}, \"white\": {{}}, \"black\": {{}}}}",
-                clean(state.value())
+                "{}",
+                Solved::new(state.value(), (&[], &[]), (&[], &[])).json("")
             );
         } else {
             outln!("value (White): {}", clean(state.value()));
@@ -54,22 +54,18 @@ pub fn probe(position: &str, dir: &Path, json: bool) -> Result<(), String> {
         p.apply(&mut sol);
         kind
     });
-    let white = Strategy::new(&game.white, &sol.row_strategy);
-    let black = Strategy::new(&game.black, &sol.col_strategy);
+    let solved = Solved::new(
+        sol.value,
+        (&game.white, &sol.row_strategy),
+        (&game.black, &sol.col_strategy),
+    );
     if json {
-        outln!(
-            "{{\"value\": {}, \"white\": {}, \"black\": {}{}}}",
-            clean(sol.value),
-            white.json(),
-            black.json(),
-            win.map_or(String::new(), |w| format!(", \"win\": \"{w}\""))
-        );
+        let win = win.map_or(String::new(), |w| format!(", \"win\": \"{w}\""));
+        outln!("{}", solved.json(&win));
         return Ok(());
     }
     outln!("position: {}", format_position(&pos));
-    outln!("value (White): {:.12}", clean(sol.value));
-    outln!("White: {}", white.text(usize::MAX));
-    outln!("Black: {}", black.text(usize::MAX));
+    outln!("{}", solved.text(12));
     match win {
         Some("sure") => {
             outln!("win: sure (the winner's strategy risks nothing and makes progress)")
