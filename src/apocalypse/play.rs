@@ -3,14 +3,14 @@
 
 use std::io::{BufRead, Write};
 
-use super::rules::board::{Position, Side};
-use super::rules::moves::{declarable_moves, legal_moves, to_action, Move};
-use super::rules::notation::{diagram, format_move, parse_move};
-use super::rules::outcome::{outcome, Outcome, QUIET_LIMIT};
-use super::rules::report::describe_turn;
-use super::rules::resolve::resolve;
-use super::search::anytime::{Iteration, Limits, Searcher};
-use super::tablebase::Tablebases;
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::{declarable_moves, legal_moves, to_action, Move};
+use crate::apocalypse::rules::notation::{diagram, format_move, parse_move};
+use crate::apocalypse::rules::outcome::{outcome, Outcome, Reason, QUIET_LIMIT};
+use crate::apocalypse::rules::report::describe_turn;
+use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::search::anytime::{Iteration, Limits, Searcher};
+use crate::apocalypse::tablebase::Tablebases;
 use crate::rng::Rng;
 
 /// Turns after which a game is scored a draw (redeploys can reset the quiet counter forever).
@@ -138,10 +138,7 @@ pub fn play_game(
         }
         pos = resolve(&pos, actions).0;
     }
-    (
-        Outcome::Draw(super::rules::outcome::Reason::QuietTurns),
-        audit,
-    )
+    (Outcome::Draw(Reason::QuietTurns), audit)
 }
 
 /// Match totals from the engine's point of view.
