@@ -83,11 +83,53 @@ pub fn solve(matrix: &Matrix) -> Solution {
     }
 }
 
-/// How far the strategies are from proving the value: 0 for an exact solution.
+/// What each player gains by switching to a best response against the other's strategy,
+/// measured from a value of the game: both 0 when the strategies are optimal and the value is
+/// right (then the strategies are their own optimality certificate).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Exploitability {
+    /// The row player's gain: its best reply to the column strategy, minus the value.
+    pub row_gain: f64,
+    /// The column player's gain: the value, minus the row strategy's guaranteed payoff.
+    pub col_gain: f64,
+}
+
+impl Exploitability {
+    /// Nothing to gain (a game without moves).
+    pub const NONE: Exploitability = Exploitability {
+        row_gain: 0.0,
+        col_gain: 0.0,
+    };
+
+    /// Both gains together: how much a pair of best responders takes from the strategies.
+    pub fn total(self) -> f64 {
+        self.row_gain + self.col_gain
+    }
+
+    /// The larger gain: how far the strategies are from proving the value.
+    pub fn worst(self) -> f64 {
+        self.row_gain.max(self.col_gain)
+    }
+}
+
+/// The exploitability of a pair of strategies in `matrix`, measured from `value`. The one
+/// place it is computed: the simplex's certificate, the N-turn solvers' check and the
+/// search's measurement against exact values all call it.
+pub fn exploitability(
+    matrix: &Matrix,
+    value: f64,
+    row_strategy: &[f64],
+    col_strategy: &[f64],
+) -> Exploitability {
+    Exploitability {
+        row_gain: (matrix.col_guarantee(col_strategy) - value).max(0.0),
+        col_gain: (value - matrix.row_guarantee(row_strategy)).max(0.0),
+    }
+}
+
+/// How far a solution is from proving its value: 0 for an exact solution.
 pub fn certificate_gap(matrix: &Matrix, sol: &Solution) -> f64 {
-    (matrix.col_guarantee(&sol.col_strategy) - sol.value)
-        .max(sol.value - matrix.row_guarantee(&sol.row_strategy))
-        .max(0.0)
+    exploitability(matrix, sol.value, &sol.row_strategy, &sol.col_strategy).worst()
 }
 
 fn all(n: usize) -> Vec<usize> {
@@ -389,18 +431,12 @@ mod tests {
     /// The fallback path (Bland's rule throughout) must also solve games exactly.
     #[test]
     fn bland_only_simplex_is_optimal() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::rng::Rng::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..500 {
-            let rows = 1 + (next() % 12) as usize;
-            let cols = 1 + (next() % 12) as usize;
+            let rows = 1 + rng.below(12);
+            let cols = 1 + rng.below(12);
             let data = (0..rows * cols)
-                .map(|_| [-1.0, -0.5, 0.0, 0.5, 1.0][(next() % 5) as usize])
+                .map(|_| [-1.0, -0.5, 0.0, 0.5, 1.0][rng.below(5)])
                 .collect();
             let m = Matrix::new(rows, cols, data);
             let (sol, gap) = simplex(&m, &all(rows), &all(cols), true);

@@ -84,3 +84,93 @@ fn solve_text_output_lists_strategies_and_exploitability() {
     assert_eq!(code, 2);
     assert_eq!(err.trim().lines().count(), 1);
 }
+
+/// Runs `apocalypse args` with its stdout a pipe whose reading end is already closed (as when
+/// `| head -1` has gone away), stdin fed `input`; returns the exit code and stderr.
+fn run_with_stdout_closed(args: &[&str], input: &str) -> (Option<i32>, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run apocalypse");
+    // The child may exit before reading its input; a failed write is fine then.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let out = child.wait_with_output().expect("wait for apocalypse");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_subcommand_ends_quietly_when_its_output_is_closed() {
+    let dir = std::env::temp_dir().join(format!("apoc-cli-pipe-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    // A tablebase directory to probe and verify (K = 3 takes well under a second).
+    let (code, err) = run_with_stdout_closed(&["tb", "build", "--max-pieces", "3", "--dir", d], "");
+    assert_eq!(code, Some(0), "tb build: {err}");
+    assert!(dir.join("PNvp-00.tb").exists());
+    let small = "4p/5/1N3/2P2/5 00";
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["moves", "start"],
+        vec!["play", "start", "c1c2 e4e3"],
+        vec!["solve", "start", "--turns", "2"],
+        vec!["solve", "start", "--turns", "2", "--json"],
+        vec!["solve", "start", "--depth", "2", "--tb-dir", d],
+        vec!["tb", "probe", small, "--dir", d],
+        vec!["tb", "verify", "--dir", d],
+        vec!["exploit", small, "--depth", "1", "--tb-dir", d],
+        vec![
+            "exploit",
+            "--tb-class",
+            "PNvp-00",
+            "--depth",
+            "1",
+            "--step",
+            "400",
+            "--tb-dir",
+            d,
+        ],
+        vec!["play-human", small, "--movetime", "10", "--tb-dir", d],
+        vec![
+            "selfplay",
+            "--games",
+            "2",
+            "--movetime",
+            "10",
+            "--tb-dir",
+            d,
+        ],
+        vec!["bench", "--file", "benches/apocalypse-positions.txt"],
+        vec!["--help"],
+    ];
+    for args in cases {
+        let (code, err) = run_with_stdout_closed(&args, "c2c3\nquit\n");
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_missing_position_is_a_usage_error_that_says_so() {
+    for args in [
+        vec!["moves"],
+        vec!["solve", "--turns", "2"],
+        vec!["tb", "probe"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}");
+        assert!(
+            err.contains("required") && err.contains("<POSITION>"),
+            "{args:?}: {err}"
+        );
+    }
+}

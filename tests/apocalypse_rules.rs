@@ -1,13 +1,13 @@
 //! Rules of Apocalypse (classic reading, clarifications binding): one test per rule, worked out
 //! by hand from /work/shared/specs/apocalypse-rules.md, plus a scripted game.
 
-use variant_engines::apocalypse::board::{square, Piece, Position, Side, NO_SQUARE};
-use variant_engines::apocalypse::moves::{declarable_moves, legal_moves, to_action, Move};
-use variant_engines::apocalypse::notation::{
+use variant_engines::apocalypse::rules::board::{square, Piece, Position, Side, NO_SQUARE};
+use variant_engines::apocalypse::rules::moves::{declarable_moves, legal_moves, to_action, Move};
+use variant_engines::apocalypse::rules::notation::{
     format_move, format_position, parse_joint_move, parse_move, parse_position,
 };
-use variant_engines::apocalypse::outcome::{outcome, Outcome, Reason};
-use variant_engines::apocalypse::resolve::{resolve, TurnEvents};
+use variant_engines::apocalypse::rules::outcome::{outcome, Outcome, Reason};
+use variant_engines::apocalypse::rules::resolve::{resolve, TurnEvents};
 
 fn pos(text: &str) -> Position {
     parse_position(text).unwrap_or_else(|e| panic!("{e}"))

@@ -1,28 +1,15 @@
 //! The pruned N-turn solver against plain backward induction (the reference), and symmetry.
 
-use variant_engines::apocalypse::board::{mirror_square, rank_of, Piece, Position, Side};
-use variant_engines::apocalypse::moves::declarable_moves;
-use variant_engines::apocalypse::notation::{format_position, parse_position};
-use variant_engines::apocalypse::outcome::outcome;
-use variant_engines::apocalypse::resolve::resolve;
+use variant_engines::apocalypse::rules::board::{mirror_square, rank_of, Piece, Position, Side};
+use variant_engines::apocalypse::rules::moves::{declarable_moves, Move};
+use variant_engines::apocalypse::rules::notation::{format_position, parse_position};
+use variant_engines::apocalypse::rules::outcome::outcome;
+use variant_engines::apocalypse::rules::resolve::resolve;
 use variant_engines::apocalypse::solver::plain::PlainSolver;
 use variant_engines::apocalypse::solver::pruned::PrunedSolver;
 use variant_engines::apocalypse::solver::{exploitability, solve, Method};
 use variant_engines::matrix_game::{self, Matrix};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use variant_engines::rng::Rng;
 
 /// A random ongoing position with 1-2 footmen and 0-2 horsemen per side.
 fn random_position(rng: &mut Rng) -> Position {
@@ -39,7 +26,7 @@ fn random_position(rng: &mut Rng) -> Position {
                             piece == Piece::Horseman || rank_of(free[k]) != side.last_rank()
                         })
                         .collect();
-                    let k = candidates[rng.below(candidates.len() as u64) as usize];
+                    let k = candidates[rng.below(candidates.len())];
                     pos.put(side, piece, free.swap_remove(k));
                 }
             }
@@ -54,7 +41,7 @@ fn random_position(rng: &mut Rng) -> Position {
 
 #[test]
 fn pruned_solver_agrees_with_plain_backward_induction() {
-    let mut rng = Rng(0xA90C_A1F5_E5EE_D001);
+    let mut rng = Rng::new(0xA90C_A1F5_E5EE_D001);
     let mut mixed = 0;
     for n in 0..sample_size(120) {
         let pos = random_position(&mut rng);
@@ -83,8 +70,8 @@ fn pruned_solver_agrees_with_plain_backward_induction() {
         assert!(m.row_guarantee(&reference.white) >= reference.value - 1e-6);
         assert!(m.col_guarantee(&reference.black) <= reference.value + 1e-6);
         // The exploitability the CLI reports agrees, with fresh tables of either solver.
-        assert!(exploitability(&pos, turns, &pruned, &PlainSolver::default()) < 1e-6);
-        assert!(exploitability(&pos, turns, &reference, &PrunedSolver::default()) < 1e-6);
+        assert!(exploitability(&pos, turns, &pruned, &PlainSolver::default()).total() < 1e-6);
+        assert!(exploitability(&pos, turns, &reference, &PrunedSolver::default()).total() < 1e-6);
         if pruned.white.iter().filter(|&&p| p > 0.0).count() > 1 {
             mixed += 1;
         }
@@ -95,7 +82,7 @@ fn pruned_solver_agrees_with_plain_backward_induction() {
 
 #[test]
 fn symmetric_positions_have_value_zero_and_mirrored_strategies() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut positions = vec![Position::start()];
     for _ in 0..30 {
         let p = random_position(&mut rng);
@@ -138,6 +125,11 @@ fn symmetric_positions_have_value_zero_and_mirrored_strategies() {
             }
         }
     }
+}
+
+/// The same moves seen from the other side.
+fn mirrored(moves: &[Move]) -> Vec<Move> {
+    moves.iter().map(|m| m.mirrored()).collect()
 }
 
 /// Backward induction written out directly: no transposition table, no pruning.
@@ -186,14 +178,14 @@ fn start_position_at_five_turns_is_a_mirrored_draw() {
         .collect();
     assert_eq!(mirrored_black, root.white);
     // Neither side can be exploited: checked with fresh tables of the pruned solver.
-    assert!(exploitability(&Position::start(), 5, &root, &PrunedSolver::default()) < 1e-9);
+    assert!(exploitability(&Position::start(), 5, &root, &PrunedSolver::default()).total() < 1e-9);
 }
 
 #[test]
 fn solvers_agree_with_brute_force_near_the_quiet_turn_limit() {
     // The quiet counter changes values only when it can reach 50 within the horizon; the
     // transposition tables key it then. Brute force has no table to get wrong.
-    let mut rng = Rng(0xC0FF_EE00_1234_5678);
+    let mut rng = Rng::new(0xC0FF_EE00_1234_5678);
     for n in 0..sample_size(40) {
         let mut pos = random_position(&mut rng);
         pos.quiet = 47 + rng.below(3) as u8;
@@ -212,7 +204,7 @@ fn solvers_agree_with_brute_force_near_the_quiet_turn_limit() {
 
 #[test]
 fn mirrored_positions_have_negated_values_and_mirrored_strategies() {
-    let mut rng = Rng(0x005E_ED0F_1111);
+    let mut rng = Rng::new(0x005E_ED0F_1111);
     let mut mixed = 0;
     for n in 0..60 {
         let pos = random_position(&mut rng);
@@ -229,20 +221,8 @@ fn mirrored_positions_have_negated_values_and_mirrored_strategies() {
         );
         // The mirror of each side's strategy is optimal for the other side in the mirror.
         let (white_moves, black_moves, m) = PlainSolver::default().root_matrix(&mirror, turns);
-        assert_eq!(
-            white_moves,
-            root.black_moves
-                .iter()
-                .map(|m| m.mirrored())
-                .collect::<Vec<_>>()
-        );
-        assert_eq!(
-            black_moves,
-            root.white_moves
-                .iter()
-                .map(|m| m.mirrored())
-                .collect::<Vec<_>>()
-        );
+        assert_eq!(white_moves, mirrored(&root.black_moves));
+        assert_eq!(black_moves, mirrored(&root.white_moves));
         assert!(
             m.row_guarantee(&root.black) >= mirror_root.value - 1e-9,
             "{text}"

@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use variant_engines::apocalypse::board::{Position, Side};
-use variant_engines::apocalypse::moves::declarable_moves;
-use variant_engines::apocalypse::notation::parse_position;
-use variant_engines::apocalypse::outcome::outcome;
-use variant_engines::apocalypse::resolve::resolve;
+use variant_engines::apocalypse::rules::board::{Position, Side};
+use variant_engines::apocalypse::rules::moves::declarable_moves;
+use variant_engines::apocalypse::rules::notation::parse_position;
+use variant_engines::apocalypse::rules::outcome::outcome;
+use variant_engines::apocalypse::rules::resolve::resolve;
 use variant_engines::apocalypse::solver;
 use variant_engines::apocalypse::tablebase::build::{build, BuildOptions};
 use variant_engines::apocalypse::tablebase::index::classes_in_build_order;
@@ -126,15 +126,12 @@ fn damaged_or_missing_files_are_skipped_and_rebuilt() {
 
 #[test]
 fn anytime_search_with_tablebases_keeps_the_exact_value_and_is_unexploitable() {
-    use variant_engines::apocalypse::anytime::{search, Limits};
-    use variant_engines::apocalypse::exploit::against_tablebase;
+    use variant_engines::apocalypse::search::anytime::{search, Limits};
+    use variant_engines::apocalypse::search::exploit::against_tablebase;
     let dir = temp_dir("anytime");
     build_small(&dir, 3);
     let tables = Tablebases::open(&dir);
-    let limits = Limits {
-        depth: Some(2),
-        movetime: None,
-    };
+    let limits = Limits::new(Some(2), None);
     let mut checked = 0;
     for key in classes_in_build_order(3) {
         let index = ClassIndex::new(key);
@@ -152,7 +149,7 @@ fn anytime_search_with_tablebases_keeps_the_exact_value_and_is_unexploitable() {
             assert!((game.matrix.row_guarantee(&it.white) - exact).abs() <= 1e-9);
             assert!((game.matrix.col_guarantee(&it.black) - exact).abs() <= 1e-9);
             let e = against_tablebase(&pos, limits, &tables, &tables).unwrap();
-            assert!(e.total() <= 1e-9, "{e:?}");
+            assert!(e.gains.total() <= 1e-9, "{e:?}");
             checked += 1;
         }
     }
@@ -167,6 +164,7 @@ fn anytime_search_with_tablebases_keeps_the_exact_value_and_is_unexploitable() {
             worst = worst.max(
                 against_tablebase(&pos, limits, &none, &tables)
                     .unwrap()
+                    .gains
                     .total(),
             );
         }
@@ -288,7 +286,7 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
                         tables.value(&pos),
                         Some(value),
                         "no progress strategy at {}",
-                        variant_engines::apocalypse::notation::format_position(&pos)
+                        variant_engines::apocalypse::rules::notation::format_position(&pos)
                     );
                     break;
                 };
@@ -325,12 +323,10 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
     assert!(won as f64 >= 0.97 * games as f64, "{won}/{games}");
     // The engine in matches: in tablebase positions it never gives value away (only limit-sure
     // wins take their deliberate small risk).
-    use variant_engines::apocalypse::anytime::Limits;
-    use variant_engines::apocalypse::play::{play_game, Player, Rng, TablebaseAudit};
-    let limits = Limits {
-        depth: Some(1),
-        movetime: None,
-    };
+    use variant_engines::apocalypse::play::{play_game, Player, TablebaseAudit};
+    use variant_engines::apocalypse::search::anytime::Limits;
+    use variant_engines::rng::Rng;
+    let limits = Limits::new(Some(1), None);
     let mut audit = TablebaseAudit::default();
     let mut rng = Rng::new(11);
     for (n, start) in [

@@ -1,36 +1,19 @@
 //! The matrix-game solver against its optimality certificate and brute-force support enumeration.
 
 use variant_engines::matrix_game::{solve, Matrix};
+use variant_engines::rng::Rng;
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-fn random_matrix(rng: &mut Rng, max_side: u64) -> Matrix {
-    let rows = 1 + rng.below(max_side) as usize;
-    let cols = 1 + rng.below(max_side) as usize;
+fn random_matrix(rng: &mut Rng, max_side: usize) -> Matrix {
+    let rows = 1 + rng.below(max_side);
+    let cols = 1 + rng.below(max_side);
     // Half the games use few distinct values (ties, duplicates, degeneracy), like game values.
     let coarse = rng.below(2) == 0;
     let data = (0..rows * cols)
         .map(|_| {
             if coarse {
-                [-1.0, -0.5, 0.0, 0.0, 0.5, 1.0][rng.below(6) as usize]
+                [-1.0, -0.5, 0.0, 0.0, 0.5, 1.0][rng.below(6)]
             } else {
-                rng.unit() * 2.0 - 1.0
+                rng.next_f64() * 2.0 - 1.0
             }
         })
         .collect();
@@ -38,12 +21,12 @@ fn random_matrix(rng: &mut Rng, max_side: u64) -> Matrix {
 }
 
 /// Entries that differ by about `spread`, as the iterates of a converging value iteration do.
-fn near_tie_matrix(rng: &mut Rng, max_side: u64, spread: f64) -> Matrix {
-    let rows = 1 + rng.below(max_side) as usize;
-    let cols = 1 + rng.below(max_side) as usize;
-    let base: Vec<f64> = (0..4).map(|_| rng.unit() * 2.0 - 1.0).collect();
+fn near_tie_matrix(rng: &mut Rng, max_side: usize, spread: f64) -> Matrix {
+    let rows = 1 + rng.below(max_side);
+    let cols = 1 + rng.below(max_side);
+    let base: Vec<f64> = (0..4).map(|_| rng.next_f64() * 2.0 - 1.0).collect();
     let data = (0..rows * cols)
-        .map(|_| base[rng.below(4) as usize] + (rng.unit() - 0.5) * spread)
+        .map(|_| base[rng.below(4)] + (rng.next_f64() - 0.5) * spread)
         .collect();
     Matrix::new(rows, cols, data)
 }
@@ -72,7 +55,7 @@ fn check_certificate(m: &Matrix) {
 
 #[test]
 fn certificates_hold_on_thousands_of_random_games() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng::new(0x1234_5678_9abc_def1);
     for _ in 0..4000 {
         let m = random_matrix(&mut rng, 12);
         check_certificate(&m);
@@ -85,7 +68,7 @@ fn certificates_hold_on_thousands_of_random_games() {
 
 #[test]
 fn near_ties_are_solved_exactly() {
-    let mut rng = Rng(0x0dd5_eed5_2026_1130);
+    let mut rng = Rng::new(0x0dd5_eed5_2026_1130);
     for spread in [4e-12, 4e-10, 4e-8] {
         for _ in 0..std::env::var("NEAR_TIES").map_or(2000, |v| v.parse().unwrap()) {
             let m = near_tie_matrix(&mut rng, 30, spread);
@@ -176,10 +159,10 @@ fn brute_force_value_2xn(m: &Matrix) -> f64 {
 
 #[test]
 fn values_match_brute_force_on_2xn_games() {
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     for _ in 0..3000 {
-        let cols = 1 + rng.below(8) as usize;
-        let data = (0..2 * cols).map(|_| rng.unit() * 2.0 - 1.0).collect();
+        let cols = 1 + rng.below(8);
+        let data = (0..2 * cols).map(|_| rng.next_f64() * 2.0 - 1.0).collect();
         let m = Matrix::new(2, cols, data);
         let v = solve(&m).value;
         let bf = brute_force_value_2xn(&m);

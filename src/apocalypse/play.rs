@@ -3,20 +3,18 @@
 
 use std::io::{BufRead, Write};
 
-use super::anytime::{Iteration, Limits, Searcher};
-use super::board::Side;
-use super::moves::{declarable_moves, legal_moves, to_action, Move};
-use super::notation::{diagram, format_move, parse_move};
-use super::outcome::{outcome, Outcome, QUIET_LIMIT};
-use super::report::describe_turn;
-use super::resolve::resolve;
-use super::tablebase::Tablebases;
-use super::Position;
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::{declarable_moves, legal_moves, to_action, Move};
+use crate::apocalypse::rules::notation::{diagram, format_move, parse_move};
+use crate::apocalypse::rules::outcome::{outcome, Outcome, Reason, QUIET_LIMIT};
+use crate::apocalypse::rules::report::describe_turn;
+use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::search::anytime::{Iteration, Limits, Searcher};
+use crate::apocalypse::tablebase::Tablebases;
+use crate::rng::Rng;
 
 /// Turns after which a game is scored a draw (redeploys can reset the quiet counter forever).
 pub const MAX_TURNS: u32 = 1000;
-
-pub use crate::rng::Rng;
 
 /// The engine's move for `side`: searched within `limits`, drawn from its mixed strategy.
 pub fn engine_move(
@@ -140,7 +138,7 @@ pub fn play_game(
         }
         pos = resolve(&pos, actions).0;
     }
-    (Outcome::Draw(super::outcome::Reason::QuietTurns), audit)
+    (Outcome::Draw(Reason::QuietTurns), audit)
 }
 
 /// Match totals from the engine's point of view.
@@ -155,6 +153,19 @@ pub struct MatchScore {
 }
 
 impl MatchScore {
+    /// Count one game that ended in `result`, the engine playing `engine_side`.
+    pub fn record(&mut self, result: Outcome, engine_side: Side) {
+        let v = match engine_side {
+            Side::White => result.value(),
+            Side::Black => -result.value(),
+        };
+        match v {
+            x if x > 0.0 => self.wins += 1,
+            x if x < 0.0 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+    }
+
     /// Games played.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses

@@ -1,23 +1,18 @@
-//! The `apocalypse` binary: rules and solvers for Apocalypse.
+//! The `apocalypse` binary: the command line's clap definitions and the dispatch to
+//! `variant_engines::apocalypse::cli`, where every subcommand is implemented.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
-use variant_engines::console::{out, outln};
 
-use std::time::Instant;
+use clap::{Parser, Subcommand, ValueEnum};
+use variant_engines::apocalypse::cli::{self, solve::SolveBy};
+use variant_engines::apocalypse::play::Player;
+use variant_engines::apocalypse::rules::board::Side;
+use variant_engines::apocalypse::search::anytime::Limits;
+use variant_engines::apocalypse::solver::Method;
+use variant_engines::apocalypse::tablebase::DEFAULT_DIR;
 
-use clap::{Parser, Subcommand};
-use variant_engines::apocalypse::board::Side;
-use variant_engines::apocalypse::commands::{self, clean, strategy_json};
-use variant_engines::apocalypse::moves::{declarable_moves, to_action};
-use variant_engines::apocalypse::notation::{
-    diagram, format_move, format_position, parse_joint_move, parse_position,
-};
-use variant_engines::apocalypse::outcome::outcome;
-use variant_engines::apocalypse::report::describe_turn;
-use variant_engines::apocalypse::resolve::resolve;
-use variant_engines::apocalypse::solver::{self, Method, RootSolution};
-
-/// Apocalypse (5x5 simultaneous-move chess variant): rules and exact solver.
+/// Apocalypse (5x5 simultaneous-move chess variant): rules, exact solvers, tablebases, search.
 #[derive(Parser)]
 #[command(name = "apocalypse", version)]
 struct Cli {
@@ -30,6 +25,7 @@ enum Command {
     /// List each side's declarable moves (legal moves plus the forfeit 0000).
     Moves {
         /// Position `BOARD [PENALTIES [QUIET [TURN]]]` (quote it) or `start`.
+        #[arg(required = true)]
         position: Vec<String>,
     },
     /// Resolve one turn and print the new position, the board and what happened.
@@ -41,16 +37,15 @@ enum Command {
         joint_move: Vec<String>,
     },
     /// Endgame tablebases: build, probe, verify.
-    Tb(commands::TbArgs),
-    /// Best-response gains against the anytime search's root strategies.
-    Exploit(commands::ExploitArgs),
-    /// Play one side against the engine in the terminal.
-    PlayHuman(commands::PlayHumanArgs),
-    /// Engine matches against a uniform-random player or itself.
-    Selfplay(commands::SelfplayArgs),
-    /// Solve the game cut off after N turns: value and both optimal mixed strategies.
+    Tb {
+        #[command(subcommand)]
+        action: TbAction,
+    },
+    /// Value and both optimal mixed strategies: exactly for the game cut off after N turns
+    /// (--turns), or by the anytime search (--depth, --movetime).
     Solve {
         /// Position (quote it) or `start`.
+        #[arg(required = true)]
         position: Vec<String>,
         /// Number of turns (unfinished after them scores 0).
         #[arg(long, value_parser = clap::value_parser!(u32).range(0..=50), required_unless_present_any = ["movetime", "depth"])]
@@ -62,16 +57,82 @@ enum Command {
         #[arg(long, conflicts_with = "turns")]
         depth: Option<u32>,
         /// Tablebase directory for the anytime search.
-        #[arg(long, default_value = commands::DEFAULT_TB_DIR)]
-        tb_dir: std::path::PathBuf,
-        /// Print one JSON object.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        tb_dir: PathBuf,
+        /// Print one JSON object per report.
         #[arg(long)]
         json: bool,
-        /// Use plain backward induction (no pruning).
+        /// With --turns: plain backward induction (no pruning).
         #[arg(long)]
         plain: bool,
     },
-    /// Run both solvers on the positions of a file and compare nodes and times.
+    /// Best-response gains against the anytime search's root strategies.
+    #[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime"]).required(true).multiple(true)))]
+    Exploit {
+        /// Position (quote it); not with --tb-class.
+        #[arg(required_unless_present = "tb_class", conflicts_with = "tb_class")]
+        position: Vec<String>,
+        /// Search depth (turns) of the strategies measured.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search time per position instead of a depth.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Measure every position of a tablebase class (e.g. `PNvp-00`) against exact values.
+        #[arg(long)]
+        tb_class: Option<String>,
+        /// With --tb-class: measure only every K-th position.
+        #[arg(long, default_value_t = 1)]
+        step: u64,
+        /// With --tb-class: search without tablebases (heuristic strategies, measured exactly).
+        #[arg(long)]
+        no_tb_search: bool,
+        /// Directory of the tablebase files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        tb_dir: PathBuf,
+    },
+    /// Play one side against the engine in the terminal.
+    PlayHuman {
+        /// Start position (quote it); default the start position.
+        position: Vec<String>,
+        /// The side you play.
+        #[arg(long, value_enum, default_value_t = SideArg::White)]
+        side: SideArg,
+        /// Engine time per turn in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        /// Random seed of the engine's draws (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Directory of the tablebase files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        tb_dir: PathBuf,
+    },
+    /// Engine matches against a uniform-random player or itself.
+    Selfplay {
+        /// Number of games (colours alternate).
+        #[arg(long)]
+        games: u32,
+        /// Engine time per turn in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        /// Engine search depth per turn instead of a time (faster, reproducible).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// The opponent.
+        #[arg(long, value_enum, default_value_t = OpponentArg::Random)]
+        opponent: OpponentArg,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Start position (quote it); default the start position.
+        #[arg(long)]
+        position: Option<String>,
+        /// Directory of the tablebase files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        tb_dir: PathBuf,
+    },
+    /// Run both exact solvers on the positions of a file and compare nodes and times.
     Bench {
         /// Lines `POSITION ; TURNS ; both|pruned` (`#` starts a comment).
         #[arg(long, default_value = "benches/apocalypse-positions.txt")]
@@ -79,228 +140,156 @@ enum Command {
     },
 }
 
-/// One solver run for the benchmark: value, nodes, milliseconds.
-fn bench_run(
-    pos: &variant_engines::apocalypse::Position,
-    turns: u32,
-    method: Method,
-) -> (f64, u64, f64) {
-    let started = Instant::now();
-    let root = solver::solve(pos, turns, method);
-    (
-        root.value,
-        root.nodes,
-        started.elapsed().as_secs_f64() * 1000.0,
-    )
+#[derive(Subcommand)]
+enum TbAction {
+    /// Solve every position with at most K pieces exactly (resumes an interrupted build).
+    Build {
+        /// Largest number of pieces on the board.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
+        max_pieces: u32,
+        /// Directory of the tablebase files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        dir: PathBuf,
+        /// Stop iterating a group after this many rounds (reported if not converged).
+        #[arg(long, default_value_t = 100_000)]
+        max_iterations: u32,
+    },
+    /// Exact value and both optimal strategies of a position.
+    Probe {
+        /// Position `BOARD [PENALTIES [QUIET [TURN]]]` (quote it); the quiet counter is ignored.
+        #[arg(required = true)]
+        position: Vec<String>,
+        /// Directory of the tablebase files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        dir: PathBuf,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check the fixed point on every position of every class (or of one class).
+    Verify {
+        /// Directory of the tablebase files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        dir: PathBuf,
+        /// Only this class, e.g. `PNvp-00`.
+        #[arg(long)]
+        class: Option<String>,
+    },
 }
 
-fn bench(file: &str) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    outln!(
-        "{:<40} {:>5} {:>10} {:>12} {:>10} {:>12} {:>10} {:>8}",
-        "position",
-        "turns",
-        "value",
-        "plain nodes",
-        "plain ms",
-        "pruned nodes",
-        "pruned ms",
-        "ratio"
-    );
-    let mut ratios = Vec::new();
-    for line in text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
-        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-        let [position, turns, methods] = fields[..] else {
-            return Err(format!(
-                "bad bench line '{line}': expected POSITION ; TURNS ; METHODS"
-            ));
-        };
-        let pos = parse_position(position)?;
-        let turns: u32 = turns
-            .parse()
-            .map_err(|_| format!("bad turns in '{line}'"))?;
-        let (value, nodes, millis) = bench_run(&pos, turns, Method::Pruned);
-        let (plain_nodes, plain_ms, ratio) = if methods == "both" {
-            let (plain_value, plain_nodes, plain_ms) = bench_run(&pos, turns, Method::Plain);
-            if (plain_value - value).abs() > 1e-6 {
-                return Err(format!(
-                    "{position}: pruned value {value} differs from plain {plain_value}"
-                ));
-            }
-            let ratio = plain_nodes as f64 / nodes.max(1) as f64;
-            ratios.push(ratio);
-            (
-                plain_nodes.to_string(),
-                format!("{plain_ms:.1}"),
-                format!("{ratio:.1}"),
-            )
-        } else {
-            ("-".to_string(), "-".to_string(), "-".to_string())
-        };
-        outln!(
-            "{:<40} {:>5} {:>10.6} {:>12} {:>10} {:>12} {:>10.1} {:>8}",
-            position,
-            turns,
-            clean(value),
-            plain_nodes,
-            plain_ms,
-            nodes,
-            millis,
-            ratio
-        );
-    }
-    if !ratios.is_empty() {
-        ratios.sort_by(f64::total_cmp);
-        outln!(
-            "node ratio plain/pruned: median {:.1}, min {:.1}, max {:.1}",
-            ratios[ratios.len() / 2],
-            ratios[0],
-            ratios[ratios.len() - 1]
-        );
-    }
-    Ok(())
+/// The side a person plays.
+#[derive(Clone, Copy, ValueEnum)]
+enum SideArg {
+    White,
+    Black,
 }
 
-/// A strategy as (move, probability), largest first, zero-probability moves left out.
-fn strategy_lines(
-    moves: &[variant_engines::apocalypse::Move],
-    probs: &[f64],
-) -> Vec<(String, f64)> {
-    let mut out: Vec<(String, f64)> = moves
-        .iter()
-        .zip(probs)
-        .filter(|(_, &p)| p > 1e-12)
-        .map(|(&m, &p)| (format_move(m), p))
-        .collect();
-    out.sort_by(|a, b| b.1.total_cmp(&a.1));
-    out
+/// The engine's opponent in a match.
+#[derive(Clone, Copy, ValueEnum)]
+enum OpponentArg {
+    /// Uniform over legal moves.
+    Random,
+    /// The engine itself.
+    #[value(name = "self")]
+    Engine,
 }
 
-fn print_solution(root: &RootSolution, turns: u32, json: bool, exploitability: f64, millis: f64) {
-    let white = strategy_lines(&root.white_moves, &root.white);
-    let black = strategy_lines(&root.black_moves, &root.black);
-    if json {
-        outln!(
-            "{{\"value\": {}, \"white\": {}, \"black\": {}, \"turns\": {}, \"nodes\": {}, \"exploitability\": {}, \"time_ms\": {:.1}}}",
-            clean(root.value),
-            strategy_json(&white),
-            strategy_json(&black),
-            turns,
-            root.nodes,
-            clean(exploitability),
-            millis
-        );
-        return;
-    }
-    outln!("value (White): {:.9}", clean(root.value));
-    for (name, lines) in [("White", &white), ("Black", &black)] {
-        let parts: Vec<String> = lines
-            .iter()
-            .map(|(m, p)| format!("{m} {:.6}", clean(*p)))
-            .collect();
-        outln!(
-            "{name}: {}",
-            if parts.is_empty() {
-                "(no moves)".to_string()
-            } else {
-                parts.join(", ")
-            }
-        );
-    }
-    outln!(
-        "turns: {turns}  nodes: {}  time: {:.1} ms",
-        root.nodes,
-        millis
-    );
-    outln!("exploitability: {:.3e}", exploitability);
-}
-
-fn run(cli: Cli) -> Result<(), String> {
-    match cli.command {
-        Command::Moves { position } => {
-            let pos = parse_position(&position.join(" "))?;
-            out!("{}", diagram(&pos));
-            let state = outcome(&pos);
-            if state.is_over() {
-                outln!("game over: {}; no moves", state.describe());
-                return Ok(());
-            }
-            for side in Side::BOTH {
-                let moves: Vec<String> = declarable_moves(&pos, side)
-                    .into_iter()
-                    .map(format_move)
-                    .collect();
-                outln!("{} ({}): {}", side.name(), moves.len(), moves.join(" "));
-            }
-            Ok(())
-        }
+fn run(command: Command) -> Result<(), String> {
+    match command {
+        Command::Moves { position } => cli::rules::moves(&position.join(" ")),
         Command::Play {
             position,
             joint_move,
-        } => {
-            let pos = parse_position(&position)?;
-            let declared = parse_joint_move(&joint_move.join(" "))?;
-            let state = outcome(&pos);
-            if state.is_over() {
-                return Err(format!("game is already over: {}", state.describe()));
-            }
-            let actions = [
-                to_action(&pos, Side::White, declared[0]),
-                to_action(&pos, Side::Black, declared[1]),
-            ];
-            let (next, events) = resolve(&pos, actions);
-            outln!("{}", format_position(&next));
-            out!("{}", diagram(&next));
-            for line in describe_turn(declared, actions, &events) {
-                outln!("{line}");
-            }
-            outln!("{}", outcome(&next).describe());
-            Ok(())
-        }
+        } => cli::rules::play(&position, &joint_move.join(" ")),
+        Command::Tb { action } => match action {
+            TbAction::Build {
+                max_pieces,
+                dir,
+                max_iterations,
+            } => cli::tablebase::build(max_pieces, &dir, max_iterations),
+            TbAction::Probe {
+                position,
+                dir,
+                json,
+            } => cli::tablebase::probe(&position.join(" "), &dir, json),
+            TbAction::Verify { dir, class } => cli::tablebase::verify(&dir, class.as_deref()),
+        },
         Command::Solve {
             position,
             turns,
-            json,
-            plain,
             movetime,
             depth,
             tb_dir,
+            json,
+            plain,
         } => {
-            let Some(turns) = turns else {
-                return commands::run_search(&position, depth, movetime, json, &tb_dir);
+            let by = match turns {
+                Some(turns) => SolveBy::Turns {
+                    turns,
+                    method: if plain { Method::Plain } else { Method::Pruned },
+                },
+                None => SolveBy::Search {
+                    limits: Limits::new(depth, movetime),
+                    tb_dir,
+                },
             };
-            let pos = parse_position(&position.join(" "))?;
-            let method = if plain { Method::Plain } else { Method::Pruned };
-            let started = Instant::now();
-            let (root, tables) = solver::solve_keeping_tables(&pos, turns, method);
-            let millis = started.elapsed().as_secs_f64() * 1000.0;
-            let exploitability = solver::exploitability(&pos, turns, &root, tables.as_ref());
-            if !json {
-                out!("{}", diagram(&pos));
-                let state = outcome(&pos);
-                if state.is_over() {
-                    outln!("game over: {}", state.describe());
-                }
-            }
-            print_solution(&root, turns, json, exploitability, millis);
-            Ok(())
+            cli::solve::solve(&position.join(" "), by, json)
         }
-        Command::Bench { file } => bench(&file),
-        Command::Tb(args) => commands::run_tb(args),
-        Command::Exploit(args) => commands::run_exploit(args),
-        Command::PlayHuman(args) => commands::run_play_human(args),
-        Command::Selfplay(args) => commands::run_selfplay(args),
+        Command::Exploit {
+            position,
+            depth,
+            movetime,
+            tb_class,
+            step,
+            no_tb_search,
+            tb_dir,
+        } => {
+            let limits = Limits::new(depth, movetime);
+            match tb_class {
+                Some(class) => cli::exploit::class(&class, step, no_tb_search, limits, &tb_dir),
+                None => cli::exploit::position(&position.join(" "), limits, &tb_dir),
+            }
+        }
+        Command::PlayHuman {
+            position,
+            side,
+            movetime,
+            seed,
+            tb_dir,
+        } => {
+            let side = match side {
+                SideArg::White => Side::White,
+                SideArg::Black => Side::Black,
+            };
+            let position = (!position.is_empty()).then(|| position.join(" "));
+            cli::games::play_human(position.as_deref(), side, movetime, seed, &tb_dir)
+        }
+        Command::Selfplay {
+            games,
+            movetime,
+            depth,
+            opponent,
+            seed,
+            position,
+            tb_dir,
+        } => {
+            let limits = match depth {
+                Some(_) => Limits::new(depth, None),
+                None => Limits::new(None, Some(movetime)),
+            };
+            let opponent = match opponent {
+                OpponentArg::Random => Player::Random,
+                OpponentArg::Engine => Player::Engine,
+            };
+            cli::games::selfplay(games, limits, opponent, seed, position.as_deref(), &tb_dir)
+        }
+        Command::Bench { file } => cli::bench::bench(&file),
     }
 }
 
 fn main() -> ExitCode {
     variant_engines::console::init_logging();
-    let cli = Cli::parse();
-    match run(cli) {
+    match run(Cli::parse().command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("apocalypse: {message}");

@@ -1,22 +1,21 @@
 //! Solvers of the N-turn truncated game (clarification 5): plain backward induction (the
 //! reference) and a pruned solver (serialized alpha-beta bounds + double-oracle alpha-beta).
+//!
+//! Files, bottom up: `table` (the shared transposition table), `tree` (leaves, keys, move
+//! order, the root's solution), `serialized`, `plain`, `pruned`; this file picks a solver and
+//! measures how exploitable its root strategies are.
 
 pub mod plain;
 pub mod pruned;
 pub mod serialized;
 pub mod table;
+pub mod tree;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+pub use tree::{RootSolution, EPS};
 
-use super::board::{Position, Side};
-use super::moves::{declarable_moves, Move};
-use super::outcome::{outcome, QUIET_LIMIT};
-use super::resolve::resolve;
-use super::zobrist::game_key;
+use crate::apocalypse::rules::board::Position;
+use crate::apocalypse::rules::resolve::resolve;
 use crate::matrix_game::{self, Matrix};
-
-/// Values closer than this are treated as equal by the pruning logic.
-pub const EPS: f64 = 1e-10;
 
 /// Which solver to run.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -25,71 +24,6 @@ pub enum Method {
     Plain,
     /// Serialized alpha-beta bounds and double-oracle alpha-beta.
     Pruned,
-}
-
-/// Value and optimal strategies at the root of an N-turn game.
-#[derive(Clone, Debug)]
-pub struct RootSolution {
-    /// Value for White.
-    pub value: f64,
-    /// White's declarable moves, in generation order.
-    pub white_moves: Vec<Move>,
-    /// Black's declarable moves, in generation order.
-    pub black_moves: Vec<Move>,
-    /// White's optimal mixed strategy (one probability per move in `white_moves`).
-    pub white: Vec<f64>,
-    /// Black's optimal mixed strategy.
-    pub black: Vec<f64>,
-    /// Positions generated (one per resolved joint move).
-    pub nodes: u64,
-}
-
-/// Value of a finished position or of the cut-off; `None` if the game goes on.
-pub fn leaf_value(pos: &Position, remaining: u32) -> Option<f64> {
-    let state = outcome(pos);
-    if state.is_over() {
-        Some(state.value())
-    } else if remaining == 0 {
-        Some(0.0)
-    } else {
-        None
-    }
-}
-
-/// Transposition key of the game from `pos` with `remaining` turns.
-pub fn key(pos: &Position, remaining: u32) -> u64 {
-    game_key(pos, remaining, QUIET_LIMIT)
-}
-
-/// Declarable moves in search order: captures first, then footman moves, forfeit last.
-/// The order is stable and side-relative, so mirrored positions search mirrored trees.
-pub fn ordered_moves(pos: &Position, side: Side) -> Vec<Move> {
-    let mut moves = declarable_moves(pos, side);
-    let enemy = side.opponent().index();
-    let s = side.index();
-    let score = |m: &Move| -> u8 {
-        if m.is_forfeit() {
-            return 0;
-        }
-        let to = 1u32 << m.to;
-        if pos.footmen[enemy] & to != 0 {
-            4
-        } else if pos.horsemen[enemy] & to != 0 {
-            3
-        } else if pos.footmen[s] & (1 << m.from) != 0 {
-            2
-        } else {
-            1
-        }
-    };
-    moves.sort_by_key(|m| std::cmp::Reverse(score(m)));
-    moves
-}
-
-/// Resolve a joint move, counting the generated position.
-pub fn child(pos: &Position, white: Move, black: Move, nodes: &AtomicU64) -> Position {
-    nodes.fetch_add(1, Ordering::Relaxed);
-    resolve(pos, [white, black]).0
 }
 
 /// Exact values of subgames (solvers keep their tables warm, so these are cheap after a solve).
@@ -133,18 +67,19 @@ pub fn solve_keeping_tables(
     }
 }
 
-/// Best-response gain of each player against the other's root strategy, summed: 0 for an
-/// optimal pair. Entries are exact values of the (N-1)-turn subgames, computed in parallel
-/// where a best response needs them (all rows against Black's support and vice versa).
+/// Best-response gains of both players against the root strategies (see
+/// `matrix_game::exploitability`): 0 for an optimal pair. Entries are exact values of the
+/// (N-1)-turn subgames, computed in parallel where a best response needs them (all rows
+/// against Black's support and vice versa); the others are never read.
 pub fn exploitability(
     pos: &Position,
     turns: u32,
     root: &RootSolution,
     values: &dyn SubgameValues,
-) -> f64 {
+) -> matrix_game::Exploitability {
     use rayon::prelude::*;
     if root.white_moves.is_empty() || turns == 0 {
-        return 0.0;
+        return matrix_game::Exploitability::NONE;
     }
     let cols = root.black_moves.len();
     let entries: Vec<f64> = (0..root.white_moves.len() * cols)
@@ -160,29 +95,5 @@ pub fn exploitability(
         })
         .collect();
     let m = Matrix::new(root.white_moves.len(), cols, entries);
-    let white_best = (0..m.rows)
-        .map(|i| (0..cols).map(|j| root.black[j] * m.at(i, j)).sum::<f64>())
-        .fold(f64::NEG_INFINITY, f64::max);
-    let black_best = (0..cols)
-        .map(|j| (0..m.rows).map(|i| root.white[i] * m.at(i, j)).sum::<f64>())
-        .fold(f64::INFINITY, f64::min);
-    ((white_best - root.value) + (root.value - black_best)).max(0.0)
-}
-
-/// Solve a matrix and wrap it as a root solution.
-pub fn root_from_matrix(
-    white_moves: Vec<Move>,
-    black_moves: Vec<Move>,
-    m: &Matrix,
-    nodes: u64,
-) -> RootSolution {
-    let sol = matrix_game::solve(m);
-    RootSolution {
-        value: sol.value,
-        white_moves,
-        black_moves,
-        white: sol.row_strategy,
-        black: sol.col_strategy,
-        nodes,
-    }
+    matrix_game::exploitability(&m, root.value, &root.white, &root.black)
 }

@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use super::table::Table;
-use super::{child, key, leaf_value, ordered_moves, root_from_matrix, RootSolution};
-use crate::apocalypse::board::{Position, Side};
-use crate::apocalypse::moves::Move;
+use super::tree::{child, key, leaf_value, ordered_moves, RootSolution};
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::Move;
 use crate::matrix_game::{self, Matrix};
 
 /// Backward induction with a transposition table on (position, remaining turns).
@@ -69,21 +69,9 @@ impl PlainSolver {
     /// Value and strategies at the root; the root's subgames are spread over rayon workers.
     pub fn solve_root(&self, pos: &Position, turns: u32) -> RootSolution {
         if let Some(v) = leaf_value(pos, turns) {
-            return RootSolution {
-                value: v,
-                white_moves: Vec::new(),
-                black_moves: Vec::new(),
-                white: Vec::new(),
-                black: Vec::new(),
-                nodes: 0,
-            };
+            return RootSolution::leaf(v);
         }
-        let m = self.matrix(pos, turns, true);
-        root_from_matrix(
-            ordered_moves(pos, Side::White),
-            ordered_moves(pos, Side::Black),
-            &m,
-            self.nodes(),
-        )
+        let (white_moves, black_moves, m) = self.root_matrix(pos, turns);
+        RootSolution::from_matrix(white_moves, black_moves, &m, self.nodes())
     }
 }

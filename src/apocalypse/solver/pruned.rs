@@ -13,11 +13,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::serialized::{self, serial_key, Leader, SerialEntry};
+use super::serialized::{self, serial_key, Leader, SerialEntry, SerialTables};
 use super::table::Table;
-use super::{child, key, leaf_value, ordered_moves, RootSolution, EPS};
-use crate::apocalypse::board::{Position, Side};
-use crate::apocalypse::moves::Move;
+use super::tree::{child, key, leaf_value, ordered_moves, RootSolution, EPS};
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::Move;
 use crate::matrix_game::{self, Matrix};
 
 /// Lower and upper bound on the value of a game; exact when they (nearly) meet.
@@ -62,6 +62,84 @@ impl Bounds {
             Bounds::exact(0.5 * (lo + hi))
         } else {
             Bounds { lo, hi }
+        }
+    }
+}
+
+/// A player looking for a best response: White hopes for high values, Black for low ones.
+/// Each comparison is written for both sides rather than by negating Black's values, so both
+/// compute exactly the floating-point numbers they would in a version written out twice.
+#[derive(Clone, Copy)]
+struct Responder(Side);
+
+impl Responder {
+    /// The bound this player hopes a subgame's value reaches.
+    fn hoped(self, b: Bounds) -> f64 {
+        match self.0 {
+            Side::White => b.hi,
+            Side::Black => b.lo,
+        }
+    }
+
+    /// `x` moved in this player's favour (up for White, down for Black).
+    fn toward(self, x: f64) -> f64 {
+        match self.0 {
+            Side::White => x,
+            Side::Black => -x,
+        }
+    }
+
+    /// Whether `a` is better than `b` for this player by more than EPS.
+    fn beats(self, a: f64, b: f64) -> bool {
+        match self.0 {
+            Side::White => a > b + EPS,
+            Side::Black => a < b - EPS,
+        }
+    }
+
+    /// Whether `a` is at least as good as `b` for this player.
+    fn reaches(self, a: f64, b: f64) -> bool {
+        match self.0 {
+            Side::White => a >= b,
+            Side::Black => a <= b,
+        }
+    }
+
+    /// Order of candidate moves: the most hopeful first.
+    fn most_hopeful_first(self, a: f64, b: f64) -> std::cmp::Ordering {
+        match self.0 {
+            Side::White => b.total_cmp(&a),
+            Side::Black => a.total_cmp(&b),
+        }
+    }
+
+    /// Matrix cell (row, column) of this player's move `mine` against the other's `theirs`.
+    fn cell(self, mine: usize, theirs: usize) -> (usize, usize) {
+        match self.0 {
+            Side::White => (mine, theirs),
+            Side::Black => (theirs, mine),
+        }
+    }
+
+    /// `known` with its hoped-for bound no better than `limit`.
+    fn capped(self, known: Bounds, limit: f64) -> Bounds {
+        match self.0 {
+            Side::White => Bounds {
+                lo: known.lo,
+                hi: limit.min(known.hi),
+            },
+            Side::Black => Bounds {
+                lo: limit.max(known.lo),
+                hi: known.hi,
+            },
+        }
+    }
+
+    /// The search window between `bar` and the hoped-for bound of `known`.
+    fn window(self, known: Bounds, bar: f64) -> (f64, f64) {
+        match self.0 {
+            Side::White => (bar, known.hi),
+            Side::Black => (known.lo, bar),
         }
     }
 }
@@ -160,112 +238,70 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// White's best response to `y` among rows outside `rows`, if one beats `threshold`.
-    fn white_best_response(
+    /// `side`'s best response to the other player's restricted strategy (`strategy` over the
+    /// other's moves `theirs`) among its own moves outside `mine`, if one beats `threshold`.
+    fn best_response(
         &mut self,
-        rows: &[usize],
-        cols: &[usize],
-        y: &[f64],
+        side: Side,
+        mine: &[usize],
+        theirs: &[usize],
+        strategy: &[f64],
         mut threshold: f64,
     ) -> Option<usize> {
-        let mut support: Vec<(usize, f64)> = cols
+        let responder = Responder(side);
+        let mut support: Vec<(usize, f64)> = theirs
             .iter()
-            .zip(y)
+            .zip(strategy)
             .filter(|(_, &p)| p > 0.0)
-            .map(|(&j, &p)| (j, p))
+            .map(|(&t, &p)| (t, p))
             .collect();
         support.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let mut candidates: Vec<(usize, f64)> = (0..self.white.len())
-            .filter(|i| !rows.contains(i))
-            .map(|i| {
-                let optimistic = support.iter().map(|&(j, p)| p * self.bounds(i, j).hi).sum();
-                (i, optimistic)
+        let moves = match side {
+            Side::White => self.white.len(),
+            Side::Black => self.black.len(),
+        };
+        let mut candidates: Vec<(usize, f64)> = (0..moves)
+            .filter(|c| !mine.contains(c))
+            .map(|c| {
+                let optimistic = support
+                    .iter()
+                    .map(|&(t, p)| {
+                        let (i, j) = responder.cell(c, t);
+                        p * responder.hoped(self.bounds(i, j))
+                    })
+                    .sum();
+                (c, optimistic)
             })
             .collect();
-        candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
+        candidates.sort_by(|a, b| responder.most_hopeful_first(a.1, b.1));
         let mut best = None;
-        for (i, mut optimistic) in candidates {
-            if optimistic <= threshold + EPS {
+        for (c, mut optimistic) in candidates {
+            if !responder.beats(optimistic, threshold) {
                 break;
             }
-            for &(j, p) in &support {
+            for &(t, p) in &support {
+                let (i, j) = responder.cell(c, t);
                 let known = self.bounds(i, j);
                 if known.is_exact() {
                     continue;
                 }
-                // The row can only beat the threshold if this entry exceeds `need`.
-                let need = (threshold + EPS - (optimistic - p * known.hi)) / p;
-                let found = if need >= known.hi {
-                    Bounds {
-                        lo: known.lo,
-                        hi: need.min(known.hi),
-                    }
+                // The move can only beat the threshold if this entry gets past `need`.
+                let hoped = responder.hoped(known);
+                let need = (threshold + responder.toward(EPS) - (optimistic - p * hoped)) / p;
+                let found = if responder.reaches(need, hoped) {
+                    responder.capped(known, need)
                 } else {
-                    self.search(i, j, need - EPS, known.hi)
+                    let (alpha, beta) = responder.window(known, need - responder.toward(EPS));
+                    self.search(i, j, alpha, beta)
                 };
-                optimistic += p * (found.hi - known.hi);
-                if optimistic <= threshold + EPS {
+                optimistic += p * (responder.hoped(found) - hoped);
+                if !responder.beats(optimistic, threshold) {
                     break;
                 }
             }
-            if optimistic > threshold + EPS {
+            if responder.beats(optimistic, threshold) {
                 threshold = optimistic;
-                best = Some(i);
-            }
-        }
-        best
-    }
-
-    /// Black's best response to `x` among columns outside `cols`, if one beats `threshold`.
-    fn black_best_response(
-        &mut self,
-        rows: &[usize],
-        cols: &[usize],
-        x: &[f64],
-        mut threshold: f64,
-    ) -> Option<usize> {
-        let mut support: Vec<(usize, f64)> = rows
-            .iter()
-            .zip(x)
-            .filter(|(_, &p)| p > 0.0)
-            .map(|(&i, &p)| (i, p))
-            .collect();
-        support.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let mut candidates: Vec<(usize, f64)> = (0..self.black.len())
-            .filter(|j| !cols.contains(j))
-            .map(|j| {
-                let optimistic = support.iter().map(|&(i, p)| p * self.bounds(i, j).lo).sum();
-                (j, optimistic)
-            })
-            .collect();
-        candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
-        let mut best = None;
-        for (j, mut optimistic) in candidates {
-            if optimistic >= threshold - EPS {
-                break;
-            }
-            for &(i, p) in &support {
-                let known = self.bounds(i, j);
-                if known.is_exact() {
-                    continue;
-                }
-                let need = (threshold - EPS - (optimistic - p * known.lo)) / p;
-                let found = if need <= known.lo {
-                    Bounds {
-                        lo: need.max(known.lo),
-                        hi: known.hi,
-                    }
-                } else {
-                    self.search(i, j, known.lo, need + EPS)
-                };
-                optimistic += p * (found.lo - known.lo);
-                if optimistic >= threshold - EPS {
-                    break;
-                }
-            }
-            if optimistic < threshold - EPS {
-                threshold = optimistic;
-                best = Some(j);
+                best = Some(c);
             }
         }
         best
@@ -353,37 +389,20 @@ impl PrunedSolver {
         known: Bounds,
         root: bool,
     ) -> Bounds {
-        let run = if root {
-            serialized::search_parallel
-        } else {
-            serialized::search
+        let tables = SerialTables {
+            table: &self.serial,
+            nodes: &self.nodes,
         };
         let (a, b) = (alpha.max(known.lo), beta.min(known.hi));
         let mut out = known;
-        let lower = run(
-            &self.serial,
-            &self.nodes,
-            pos,
-            remaining,
-            a,
-            b,
-            Leader::White,
-        );
+        let lower = serialized::search(tables, pos, remaining, a, b, Leader::White, root);
         if lower > a {
             out.lo = out.lo.max(lower);
         }
         if out.lo >= beta {
             return out.meet(Bounds::UNKNOWN);
         }
-        let upper = run(
-            &self.serial,
-            &self.nodes,
-            pos,
-            remaining,
-            a,
-            b,
-            Leader::Black,
-        );
+        let upper = serialized::search(tables, pos, remaining, a, b, Leader::Black, root);
         if upper < b {
             out.hi = out.hi.min(upper);
         }
@@ -424,10 +443,20 @@ impl PrunedSolver {
             let v = sol.value;
             let white_threshold = if root { v } else { v.max(alpha) };
             let black_threshold = if root { v } else { v.min(beta) };
-            let new_row =
-                node.white_best_response(&rows, &cols, &sol.col_strategy, white_threshold);
-            let new_col =
-                node.black_best_response(&rows, &cols, &sol.row_strategy, black_threshold);
+            let new_row = node.best_response(
+                Side::White,
+                &rows,
+                &cols,
+                &sol.col_strategy,
+                white_threshold,
+            );
+            let new_col = node.best_response(
+                Side::Black,
+                &cols,
+                &rows,
+                &sol.row_strategy,
+                black_threshold,
+            );
             // Rows outside the restricted game pay at most the threshold against y (pruned
             // rows were bounded below it), rows inside at most v: an upper bound. Likewise below.
             if new_row.is_none() {
@@ -459,14 +488,7 @@ impl PrunedSolver {
     /// Value and optimal strategies at the root.
     pub fn solve_root(&self, pos: &Position, turns: u32) -> RootSolution {
         if let Some(v) = leaf_value(pos, turns) {
-            return RootSolution {
-                value: v,
-                white_moves: Vec::new(),
-                black_moves: Vec::new(),
-                white: Vec::new(),
-                black: Vec::new(),
-                nodes: 0,
-            };
+            return RootSolution::leaf(v);
         }
         let white_moves = ordered_moves(pos, Side::White);
         let black_moves = ordered_moves(pos, Side::Black);

@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicU64;
 use rayon::prelude::*;
 
 use super::table::Table;
-use super::{child, key, leaf_value, ordered_moves};
-use crate::apocalypse::board::{Position, Side};
+use super::tree::{child, key, leaf_value, ordered_moves};
+use crate::apocalypse::rules::board::{Position, Side};
 
 /// Stored fail-soft bounds of a serialized value plus the best first move found.
 #[derive(Clone, Copy, Debug)]
@@ -41,39 +41,21 @@ pub fn serial_key(pos: &Position, remaining: u32, leader: Leader) -> u64 {
     }
 }
 
+/// The tables a serialized search reads and fills: its own transposition table and the
+/// node counter of the solver it serves.
+#[derive(Clone, Copy)]
+pub struct SerialTables<'a> {
+    /// Fail-soft bounds and best first moves of serialized games.
+    pub table: &'a Table<SerialEntry>,
+    /// Positions generated.
+    pub nodes: &'a AtomicU64,
+}
+
 /// Fail-soft alpha-beta over a serialized game: the result r satisfies: alpha < r < beta means
-/// exact, r <= alpha means the value is <= r, r >= beta means the value is >= r.
+/// exact, r <= alpha means the value is <= r, r >= beta means the value is >= r. With
+/// `parallel`, the leader's moves at this position (not below) are spread over rayon workers.
 pub fn search(
-    table: &Table<SerialEntry>,
-    nodes: &AtomicU64,
-    pos: &Position,
-    remaining: u32,
-    alpha: f64,
-    beta: f64,
-    leader: Leader,
-) -> f64 {
-    search_with(table, nodes, pos, remaining, alpha, beta, leader, false)
-}
-
-/// `search`, with the leader's moves at this position spread over rayon workers (when there
-/// is more than one).
-pub fn search_parallel(
-    table: &Table<SerialEntry>,
-    nodes: &AtomicU64,
-    pos: &Position,
-    remaining: u32,
-    alpha: f64,
-    beta: f64,
-    leader: Leader,
-) -> f64 {
-    let parallel = rayon::current_num_threads() > 1;
-    search_with(table, nodes, pos, remaining, alpha, beta, leader, parallel)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn search_with(
-    table: &Table<SerialEntry>,
-    nodes: &AtomicU64,
+    tables: SerialTables,
     pos: &Position,
     remaining: u32,
     mut alpha: f64,
@@ -81,6 +63,8 @@ fn search_with(
     leader: Leader,
     parallel: bool,
 ) -> f64 {
+    let SerialTables { table, nodes } = tables;
+    let parallel = parallel && rayon::current_num_threads() > 1;
     if let Some(v) = leaf_value(pos, remaining) {
         return v;
     }
@@ -126,9 +110,9 @@ fn search_with(
             };
             let (ca, cb) = (a, b0.min(reply));
             let r = if sign > 0.0 {
-                search(table, nodes, &next, remaining - 1, ca, cb, leader)
+                search(tables, &next, remaining - 1, ca, cb, leader, false)
             } else {
-                -search(table, nodes, &next, remaining - 1, -cb, -ca, leader)
+                -search(tables, &next, remaining - 1, -cb, -ca, leader, false)
             };
             reply = reply.min(r);
             if reply <= a {

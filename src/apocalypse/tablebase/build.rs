@@ -23,10 +23,10 @@ use super::format::{self, ClassFile};
 use super::index::{classes_in_build_order, ClassIndex, ClassKey};
 use super::limit::{limit_sure_wins, GameGraph, Successor};
 use super::probe::{ClassTable, Tablebases};
-use crate::apocalypse::board::{Position, Side};
-use crate::apocalypse::moves::declarable_moves;
-use crate::apocalypse::outcome::outcome;
-use crate::apocalypse::resolve::resolve;
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::declarable_moves;
+use crate::apocalypse::rules::outcome::outcome;
+use crate::apocalypse::rules::resolve::resolve;
 use crate::matrix_game::{self, Matrix};
 
 /// What to build and how.

@@ -6,7 +6,7 @@
 //! horsemen, ranked combinatorially (colex rank of White's horsemen among the free squares,
 //! then of Black's among the rest).
 
-use crate::apocalypse::board::{squares_of, Position, Side, ALL};
+use crate::apocalypse::rules::board::{squares_of, Position, Side, ALL};
 
 /// Most pieces of one kind per side that a class may hold (the index uses 3 bits per count).
 pub const MAX_COUNT: u8 = 7;

@@ -10,10 +10,10 @@ use rayon::prelude::*;
 use super::format;
 use super::index::{classes_in_build_order, ClassIndex, ClassKey};
 use super::limit::{witness_layers, witness_strategy, Successor};
-use crate::apocalypse::board::{Position, Side};
-use crate::apocalypse::moves::{declarable_moves, Move};
-use crate::apocalypse::outcome::outcome;
-use crate::apocalypse::resolve::resolve;
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::{declarable_moves, Move};
+use crate::apocalypse::rules::outcome::outcome;
+use crate::apocalypse::rules::resolve::resolve;
 use crate::matrix_game::{self, Matrix, Solution};
 
 /// The values of one class.

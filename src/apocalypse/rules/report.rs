@@ -1,4 +1,4 @@
-//! Human-readable descriptions of a resolved turn (used by the CLI's `play`).
+//! Human-readable descriptions of a resolved turn (for `apocalypse play` and games in the terminal).
 
 use super::board::{square_name, Side};
 use super::moves::Move;

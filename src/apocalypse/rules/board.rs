@@ -185,9 +185,20 @@ impl Position {
         }
     }
 
-    /// Recompute the Zobrist key from scratch.
+    /// Recompute the Zobrist key of pieces and penalty points from scratch.
     pub fn refresh_key(&mut self) {
-        self.key = zobrist::position_key(self);
+        let mut key = 0;
+        for side in Side::BOTH {
+            let s = side.index();
+            for sq in squares_of(self.footmen[s]) {
+                key ^= zobrist::piece_key(s, false, sq);
+            }
+            for sq in squares_of(self.horsemen[s]) {
+                key ^= zobrist::piece_key(s, true, sq);
+            }
+            key ^= zobrist::penalty_key(s, self.penalties[s]);
+        }
+        self.key = key;
     }
 
     /// All pieces of one side.

@@ -5,13 +5,13 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::board::{Position, Side};
 use super::eval::evaluate;
-use super::moves::{declarable_moves, Move};
-use super::outcome::{outcome, QUIET_LIMIT};
-use super::resolve::resolve;
-use super::tablebase::Tablebases;
-use super::zobrist::game_key;
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::{declarable_moves, Move};
+use crate::apocalypse::rules::outcome::{outcome, QUIET_LIMIT};
+use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::zobrist::game_key;
+use crate::apocalypse::tablebase::Tablebases;
 use crate::matrix_game::{self, Matrix};
 
 /// How long or how deep to search.
@@ -21,6 +21,16 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Stop after this much time (the iteration under way is dropped).
     pub movetime: Option<Duration>,
+}
+
+impl Limits {
+    /// A depth limit, a time limit in milliseconds, both (whichever comes first) or neither.
+    pub fn new(depth: Option<u32>, movetime_ms: Option<u64>) -> Limits {
+        Limits {
+            depth,
+            movetime: movetime_ms.map(Duration::from_millis),
+        }
+    }
 }
 
 /// The outcome of one completed iteration.
@@ -94,7 +104,7 @@ impl<'a> Searcher<'a> {
         if depth == 0 {
             return (evaluate(pos), false);
         }
-        let key = game_key(pos, depth, QUIET_LIMIT);
+        let key = game_key(pos.key, pos.quiet, depth, QUIET_LIMIT);
         if let Some(&hit) = self.table.get(&key) {
             return hit;
         }

@@ -1,8 +1,8 @@
 //! The horizon evaluation of the depth-limited search: a heuristic value strictly between -1
 //! and 1 for an unfinished position (White's point of view).
 
-use super::board::{rank_of, squares_of, Position, Side, KNIGHT_ATTACKS};
-use super::moves::for_each_legal_move;
+use crate::apocalypse::rules::board::{rank_of, squares_of, Position, Side, KNIGHT_ATTACKS};
+use crate::apocalypse::rules::moves::for_each_legal_move;
 
 /// Every weight of the evaluation, in one place (units: roughly "footmen").
 pub mod weights {
@@ -84,7 +84,7 @@ pub fn evaluate(pos: &Position) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apocalypse::notation::parse_position;
+    use crate::apocalypse::rules::notation::parse_position;
 
     #[test]
     fn symmetric_positions_are_level_and_material_counts() {

@@ -1,0 +1,109 @@
+//! `apocalypse play-human` and `apocalypse selfplay`: games against a person in the terminal
+//! and engine matches, with their reports.
+
+use std::io::ErrorKind;
+use std::path::Path;
+
+use crate::apocalypse::play::{self, play_game, MatchScore, Player, TablebaseAudit};
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::notation::parse_position;
+use crate::apocalypse::search::anytime::Limits;
+use crate::apocalypse::tablebase::Tablebases;
+use crate::console::outln;
+use crate::rng::Rng;
+
+/// The start position, or `position` when one is given.
+fn start_or(position: Option<&str>) -> Result<Position, String> {
+    position.map_or(Ok(Position::start()), parse_position)
+}
+
+/// A person plays `side` against the engine (`movetime_ms` per turn) on stdin and stdout.
+/// Closed stdin abandons the game; closed stdout ends it quietly.
+pub fn play_human(
+    position: Option<&str>,
+    side: Side,
+    movetime_ms: u64,
+    seed: Option<u64>,
+    tb_dir: &Path,
+) -> Result<(), String> {
+    let pos = start_or(position)?;
+    let tables = Tablebases::open(tb_dir);
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let mut rng = Rng::new(seed);
+    let limits = Limits::new(None, Some(movetime_ms));
+    let mut input = std::io::stdin().lock();
+    let mut output = std::io::stdout();
+    match play::play_human(
+        &pos,
+        side,
+        limits,
+        &tables,
+        &mut rng,
+        &mut input,
+        &mut output,
+    ) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("terminal error: {e}")),
+    }
+}
+
+/// Play `games` games (the engine's colour alternating, White first) against `opponent` and
+/// print each result, the score with its error bar and the audit of tablebase turns.
+pub fn selfplay(
+    games: u32,
+    limits: Limits,
+    opponent: Player,
+    seed: u64,
+    position: Option<&str>,
+    tb_dir: &Path,
+) -> Result<(), String> {
+    let start = start_or(position)?;
+    let tables = Tablebases::open(tb_dir);
+    let mut rng = Rng::new(seed);
+    let mut score = MatchScore::default();
+    let mut audit = TablebaseAudit::default();
+    for game in 0..games {
+        let engine_side = if game % 2 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let players = match engine_side {
+            Side::White => [Player::Engine, opponent],
+            Side::Black => [opponent, Player::Engine],
+        };
+        let (result, game_audit) = play_game(&start, players, limits, &tables, &mut rng);
+        audit.add(&game_audit);
+        score.record(result, engine_side);
+        outln!(
+            "game {:>4}: engine {} - {}; W {} D {} L {}",
+            game + 1,
+            engine_side.name(),
+            result.describe(),
+            score.wins,
+            score.draws,
+            score.losses
+        );
+    }
+    outln!(
+        "{} games: W {} D {} L {}; score {:.3} +/- {:.3} (95%)",
+        score.games(),
+        score.wins,
+        score.draws,
+        score.losses,
+        score.score(),
+        score.error_bar()
+    );
+    if audit.turns > 0 {
+        outln!(
+            "tablebase positions: {} engine turns; exact value guaranteed in {}, limit-sure progress (deliberate small risk) in {}, value given away in {}",
+            audit.turns, audit.kept, audit.progress, audit.lost
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,14 @@
+//! The `apocalypse` command line's one home: every subcommand's implementation, called by the
+//! binary (`src/bin/apocalypse.rs`) once clap has parsed the arguments. The top layer: it uses
+//! the rules, solvers, tablebases, search and games below it, and nothing uses it.
+//!
+//! Every function prints its report on stdout through `console` (a closed pipe ends the
+//! process quietly) and returns a one-line error for the binary to print on stderr.
+
+pub mod bench;
+pub mod exploit;
+pub mod games;
+pub mod print;
+pub mod rules;
+pub mod solve;
+pub mod tablebase;

@@ -1,0 +1,130 @@
+//! `apocalypse solve`: the value and both optimal mixed strategies of a position, either
+//! exactly for the game cut off after N turns or by the anytime search.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::print::{clean, Solved, Strategy};
+use crate::apocalypse::rules::board::Position;
+use crate::apocalypse::rules::notation::{diagram, parse_position};
+use crate::apocalypse::rules::outcome::outcome;
+use crate::apocalypse::search::anytime::{self, Iteration, Limits};
+use crate::apocalypse::solver::{self, Method, RootSolution};
+use crate::apocalypse::tablebase::Tablebases;
+use crate::console::{out, outln};
+
+/// How `solve` finds the value.
+#[derive(Clone, Debug)]
+pub enum SolveBy {
+    /// Exactly, for the game cut off after `turns` turns (unfinished then scores 0).
+    Turns {
+        /// Number of turns.
+        turns: u32,
+        /// Which exact solver.
+        method: Method,
+    },
+    /// Iterative deepening within `limits`, exact where the tablebases in `tb_dir` reach.
+    Search {
+        /// Depth or time.
+        limits: Limits,
+        /// Directory of the tablebase files.
+        tb_dir: PathBuf,
+    },
+}
+
+/// Solve `position` and print the value and both strategies (one JSON object per report with
+/// `json`).
+pub fn solve(position: &str, by: SolveBy, json: bool) -> Result<(), String> {
+    let pos = parse_position(position)?;
+    match by {
+        SolveBy::Turns { turns, method } => {
+            solve_turns(&pos, turns, method, json);
+            Ok(())
+        }
+        SolveBy::Search { limits, tb_dir } => {
+            search(&pos, limits, &Tablebases::open(&tb_dir), json)
+        }
+    }
+}
+
+/// The exact N-turn solution, with the exploitability of its strategies checked afresh.
+fn solve_turns(pos: &Position, turns: u32, method: Method, json: bool) {
+    let started = Instant::now();
+    let (root, tables) = solver::solve_keeping_tables(pos, turns, method);
+    let millis = started.elapsed().as_secs_f64() * 1000.0;
+    let exploitability = solver::exploitability(pos, turns, &root, tables.as_ref()).total();
+    if !json {
+        out!("{}", diagram(pos));
+        let state = outcome(pos);
+        if state.is_over() {
+            outln!("game over: {}", state.describe());
+        }
+    }
+    print_root(&root, turns, json, exploitability, millis);
+}
+
+fn print_root(root: &RootSolution, turns: u32, json: bool, exploitability: f64, millis: f64) {
+    let solved = Solved::new(
+        root.value,
+        (&root.white_moves, &root.white),
+        (&root.black_moves, &root.black),
+    );
+    if json {
+        outln!(
+            "{}",
+            solved.json(&format!(
+                ", \"turns\": {turns}, \"nodes\": {}, \"exploitability\": {}, \"time_ms\": {millis:.1}",
+                root.nodes,
+                clean(exploitability)
+            ))
+        );
+        return;
+    }
+    outln!("{}", solved.text(9));
+    outln!(
+        "turns: {turns}  nodes: {}  time: {:.1} ms",
+        root.nodes,
+        millis
+    );
+    outln!("exploitability: {:.3e}", exploitability);
+}
+
+/// The anytime search, one report per completed iteration.
+fn search(pos: &Position, limits: Limits, tables: &Tablebases, json: bool) -> Result<(), String> {
+    let state = outcome(pos);
+    if state.is_over() {
+        return Err(format!("game is already over: {}", state.describe()));
+    }
+    anytime::search(pos, limits, tables, |it| print_iteration(it, json))
+        .ok_or("no iteration completed")?;
+    Ok(())
+}
+
+/// One search iteration: one line of text or one JSON object.
+fn print_iteration(it: &Iteration, json: bool) {
+    let white = Strategy::new(&it.white_moves, &it.white);
+    let black = Strategy::new(&it.black_moves, &it.black);
+    if json {
+        outln!(
+            "{{\"depth\": {}, \"value\": {}, \"exact\": {}, \"nodes\": {}, \"time_ms\": {}, \"white\": {}, \"black\": {}}}",
+            it.depth,
+            clean(it.value),
+            it.exact,
+            it.nodes,
+            it.elapsed.as_millis(),
+            white.json(),
+            black.json()
+        );
+    } else {
+        outln!(
+            "depth {:>2}  value {:+.6}{}  nodes {:>10}  time {:>6} ms  White: {}  Black: {}",
+            it.depth,
+            clean(it.value),
+            if it.exact { " (exact)" } else { "" },
+            it.nodes,
+            it.elapsed.as_millis(),
+            white.text(4),
+            black.text(4)
+        );
+    }
+}

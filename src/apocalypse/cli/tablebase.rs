@@ -1,0 +1,174 @@
+//! `apocalypse tb build | probe | verify`: endgame tablebases from the command line.
+
+use std::path::Path;
+use std::time::Instant;
+
+use super::print::{clean, Solved};
+use crate::apocalypse::rules::notation::{format_position, parse_position};
+use crate::apocalypse::rules::outcome::outcome;
+use crate::apocalypse::tablebase::build::{self, BuildOptions, ClassSummary};
+use crate::apocalypse::tablebase::index::classes_in_build_order;
+use crate::apocalypse::tablebase::limit::LAYER_WEIGHT;
+use crate::apocalypse::tablebase::{ClassKey, Tablebases, VERIFY_TOLERANCE};
+use crate::console::outln;
+
+/// Build every class with at most `max_pieces` pieces into `dir` (valid files are reused) and
+/// print a summary per class and in total.
+pub fn build(max_pieces: u32, dir: &Path, max_iterations: u32) -> Result<(), String> {
+    let mut opts = BuildOptions::new(max_pieces, dir.to_path_buf());
+    opts.max_iterations = max_iterations;
+    let started = Instant::now();
+    let summaries = build::build(&opts)?;
+    print_build_summary(&summaries, started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Print the exact value of `position` and both strategies the engine would play there.
+pub fn probe(position: &str, dir: &Path, json: bool) -> Result<(), String> {
+    let pos = parse_position(position)?;
+    let tables = Tablebases::open(dir);
+    // The tablebases ignore the quiet counter.
+    let state = outcome(&{
+        let mut p = pos;
+        p.quiet = 0;
+        p
+    });
+    if state.is_over() {
+        if json {
+            outln!(
+                "{}",
+                Solved::new(state.value(), (&[], &[]), (&[], &[])).json("")
+            );
+        } else {
+            outln!("value (White): {}", clean(state.value()));
+            outln!("game over: {}", state.describe());
+        }
+        return Ok(());
+    }
+    let game = tables.root_game(&pos)?;
+    let mut sol = game.solve();
+    // A won position's winner plays the strategy that makes progress (see
+    // ProgressStrategy): the matrix-optimal one may shuttle forever.
+    let win = tables.progress_strategy(&pos).map(|p| {
+        let kind = if p.sure { "sure" } else { "limit" };
+        p.apply(&mut sol);
+        kind
+    });
+    let solved = Solved::new(
+        sol.value,
+        (&game.white, &sol.row_strategy),
+        (&game.black, &sol.col_strategy),
+    );
+    if json {
+        let win = win.map_or(String::new(), |w| format!(", \"win\": \"{w}\""));
+        outln!("{}", solved.json(&win));
+        return Ok(());
+    }
+    outln!("position: {}", format_position(&pos));
+    outln!("{}", solved.text(12));
+    match win {
+        Some("sure") => {
+            outln!("win: sure (the winner's strategy risks nothing and makes progress)")
+        }
+        Some(_) => outln!(
+            "win: limit-sure (no strategy wins with certainty; this one wins with probability -> 1 as its small weights shrink, here {LAYER_WEIGHT} per layer)"
+        ),
+        None => {}
+    }
+    Ok(())
+}
+
+/// Check the fixed point on every position of every class in `dir` (or of `class` only);
+/// an error when a residual exceeds the tolerance.
+pub fn verify(dir: &Path, class: Option<&str>) -> Result<(), String> {
+    let tables = Tablebases::open(dir);
+    let classes = match class {
+        Some(name) => vec![ClassKey::parse(name)?],
+        None => classes_in_build_order(tables.max_pieces()),
+    };
+    if classes.is_empty() {
+        return Err(format!("no tablebase files in {}", dir.display()));
+    }
+    let mut worst: f64 = 0.0;
+    let mut total = 0;
+    for key in &classes {
+        let r = tables.verify_class(key)?;
+        outln!(
+            "{:<14} {:>10} positions  max residual {:.3e}",
+            key.name(),
+            r.positions,
+            r.max_residual
+        );
+        if r.max_residual > VERIFY_TOLERANCE {
+            if let Some(p) = r.worst {
+                outln!("  worst: {}", format_position(&p));
+            }
+        }
+        worst = worst.max(r.max_residual);
+        total += r.positions;
+    }
+    outln!(
+        "{} classes, {total} positions, max residual {worst:.3e} (tolerance {VERIFY_TOLERANCE:.0e})",
+        classes.len()
+    );
+    if worst > VERIFY_TOLERANCE {
+        return Err(format!(
+            "fixed-point check failed: residual {worst:.3e} > {VERIFY_TOLERANCE:.0e}"
+        ));
+    }
+    Ok(())
+}
+
+fn print_build_summary(summaries: &[ClassSummary], seconds: f64) {
+    let mut both = [0u64; 4];
+    let (mut stored, mut bytes, mut unconverged) = (0u64, 0u64, 0);
+    for s in summaries {
+        outln!(
+            "{:<12} {:>9} positions  W {:>8} D {:>8} L {:>8} frac {:>7}  {:>8.1} s {:>10} B  iters {:>5}{}{}",
+            s.key.name(),
+            s.positions,
+            s.results[0],
+            s.results[1],
+            s.results[2],
+            s.results[3],
+            s.seconds,
+            s.bytes,
+            s.iterations,
+            if s.reused { "  (reused)" } else { "" },
+            if s.converged { "" } else { "  NOT CONVERGED" }
+        );
+        stored += s.positions;
+        bytes += s.bytes;
+        unconverged += usize::from(!s.converged);
+        // The colour-swapped class (not stored) has wins and losses exchanged.
+        let [w, d, l, f] = s.results;
+        if s.key.mirrored() == s.key {
+            both = [both[0] + w, both[1] + d, both[2] + l, both[3] + f];
+        } else {
+            both = [
+                both[0] + w + l,
+                both[1] + 2 * d,
+                both[2] + l + w,
+                both[3] + 2 * f,
+            ];
+        }
+    }
+    let all: u64 = both.iter().sum();
+    let share = |n: u64| 100.0 * n as f64 / all.max(1) as f64;
+    outln!(
+        "total: {} classes, {stored} positions stored ({all} with both colours), {bytes} bytes, {seconds:.1} s",
+        summaries.len()
+    );
+    outln!(
+        "both colours: won by White {:.2}%, drawn {:.2}%, lost {:.2}%, fractional {:.2}%{}",
+        share(both[0]),
+        share(both[1]),
+        share(both[2]),
+        share(both[3]),
+        if unconverged > 0 {
+            format!("; {unconverged} classes not converged")
+        } else {
+            String::new()
+        }
+    );
+}

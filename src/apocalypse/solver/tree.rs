@@ -1,0 +1,111 @@
+//! What every N-turn solver shares: the leaves of the truncated game tree, its transposition
+//! keys, the move order, the counted step to a child, and the solution at the root.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::{declarable_moves, Move};
+use crate::apocalypse::rules::outcome::{outcome, QUIET_LIMIT};
+use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::zobrist::game_key;
+use crate::matrix_game::{self, Matrix};
+
+/// Values closer than this are treated as equal by the pruning logic.
+pub const EPS: f64 = 1e-10;
+
+/// Value and optimal strategies at the root of an N-turn game.
+#[derive(Clone, Debug)]
+pub struct RootSolution {
+    /// Value for White.
+    pub value: f64,
+    /// White's declarable moves, in generation order.
+    pub white_moves: Vec<Move>,
+    /// Black's declarable moves, in generation order.
+    pub black_moves: Vec<Move>,
+    /// White's optimal mixed strategy (one probability per move in `white_moves`).
+    pub white: Vec<f64>,
+    /// Black's optimal mixed strategy.
+    pub black: Vec<f64>,
+    /// Positions generated (one per resolved joint move).
+    pub nodes: u64,
+}
+
+impl RootSolution {
+    /// The root of a finished or cut-off game: its value and no moves.
+    pub fn leaf(value: f64) -> RootSolution {
+        RootSolution {
+            value,
+            white_moves: Vec::new(),
+            black_moves: Vec::new(),
+            white: Vec::new(),
+            black: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// Solve the root's matrix game (rows: `white_moves`, columns: `black_moves`).
+    pub fn from_matrix(
+        white_moves: Vec<Move>,
+        black_moves: Vec<Move>,
+        m: &Matrix,
+        nodes: u64,
+    ) -> RootSolution {
+        let sol = matrix_game::solve(m);
+        RootSolution {
+            value: sol.value,
+            white_moves,
+            black_moves,
+            white: sol.row_strategy,
+            black: sol.col_strategy,
+            nodes,
+        }
+    }
+}
+
+/// Value of a finished position or of the cut-off; `None` if the game goes on.
+pub fn leaf_value(pos: &Position, remaining: u32) -> Option<f64> {
+    let state = outcome(pos);
+    if state.is_over() {
+        Some(state.value())
+    } else if remaining == 0 {
+        Some(0.0)
+    } else {
+        None
+    }
+}
+
+/// Transposition key of the game from `pos` with `remaining` turns.
+pub fn key(pos: &Position, remaining: u32) -> u64 {
+    game_key(pos.key, pos.quiet, remaining, QUIET_LIMIT)
+}
+
+/// Declarable moves in search order: captures first, then footman moves, forfeit last.
+/// The order is stable and side-relative, so mirrored positions search mirrored trees.
+pub fn ordered_moves(pos: &Position, side: Side) -> Vec<Move> {
+    let mut moves = declarable_moves(pos, side);
+    let enemy = side.opponent().index();
+    let s = side.index();
+    let score = |m: &Move| -> u8 {
+        if m.is_forfeit() {
+            return 0;
+        }
+        let to = 1u32 << m.to;
+        if pos.footmen[enemy] & to != 0 {
+            4
+        } else if pos.horsemen[enemy] & to != 0 {
+            3
+        } else if pos.footmen[s] & (1 << m.from) != 0 {
+            2
+        } else {
+            1
+        }
+    };
+    moves.sort_by_key(|m| std::cmp::Reverse(score(m)));
+    moves
+}
+
+/// Resolve a joint move, counting the generated position.
+pub fn child(pos: &Position, white: Move, black: Move, nodes: &AtomicU64) -> Position {
+    nodes.fetch_add(1, Ordering::Relaxed);
+    resolve(pos, [white, black]).0
+}
