@@ -25,7 +25,7 @@ fn build_small(dir: &Path, max_pieces: u32) {
     let mut opts = BuildOptions::new(max_pieces, dir.to_path_buf());
     opts.progress = false;
     opts.max_iterations = 2000;
-    build(&opts).expect("build");
+    build(&opts, |_| {}).expect("build");
 }
 
 /// Plain backward induction of the N-turn game (clarification 5), written independently of
@@ -255,7 +255,7 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
     let dir = temp_dir("k4");
     let mut opts = BuildOptions::new(4, dir.clone());
     opts.progress = false;
-    let summaries = build(&opts).expect("build");
+    let summaries = build(&opts, |_| {}).expect("build");
     assert!(summaries.iter().all(|s| s.converged), "{summaries:?}");
     let tables = Tablebases::open(&dir);
     // Value iteration alone only reaches -0.99999 here after 10^5 rounds (limit-sure win).
@@ -350,5 +350,35 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
     assert!(audit.turns > 50, "{audit:?}");
     assert_eq!(audit.lost, 0, "{audit:?}");
     assert_eq!(audit.kept + audit.progress, audit.turns);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn command_line_build_writes_each_class_line_as_soon_as_the_class_is_finished() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = temp_dir("stream");
+    build_small(&dir, 3);
+    // The three-piece classes are reused at once; the four-piece ones take seconds more. With
+    // stdout a pipe, the first line must arrive while the last class is still to be built.
+    let last = format::path_of(&dir, classes_in_build_order(4).last().unwrap());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        .args(["tb", "build", "--max-pieces", "4", "--dir"])
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("(reused)"), "{first}");
+    assert!(
+        !last.exists(),
+        "the first class line came only after the whole build"
+    );
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    assert!(child.wait().unwrap().success());
+    assert!(last.exists());
+    assert!(rest.iter().any(|l| l.starts_with("total: ")), "{rest:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

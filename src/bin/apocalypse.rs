@@ -56,14 +56,16 @@ enum Command {
         /// Anytime search instead: iterative deepening to this depth (heuristic horizon).
         #[arg(long, conflicts_with = "turns")]
         depth: Option<u32>,
-        /// Tablebase directory for the anytime search.
-        #[arg(long, default_value = DEFAULT_DIR)]
-        tb_dir: PathBuf,
+        /// Tablebase directory for the anytime search (default `tablebases`); the exact
+        /// N-turn solve (--turns) cannot use tablebases (their values are those of the game
+        /// without a turn limit).
+        #[arg(long, conflicts_with = "turns")]
+        tb_dir: Option<PathBuf>,
         /// Print one JSON object per report.
         #[arg(long)]
         json: bool,
         /// With --turns: plain backward induction (no pruning).
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["movetime", "depth"])]
         plain: bool,
     },
     /// Best-response gains against the anytime search's root strategies.
@@ -87,9 +89,9 @@ enum Command {
         /// With --tb-class: search without tablebases (heuristic strategies, measured exactly).
         #[arg(long)]
         no_tb_search: bool,
-        /// Directory of the tablebase files.
-        #[arg(long, default_value = DEFAULT_DIR)]
-        tb_dir: PathBuf,
+        /// Directory of the tablebase files (default `tablebases`).
+        #[arg(long)]
+        tb_dir: Option<PathBuf>,
     },
     /// Play one side against the engine in the terminal.
     PlayHuman {
@@ -104,9 +106,9 @@ enum Command {
         /// Random seed of the engine's draws (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
-        /// Directory of the tablebase files.
-        #[arg(long, default_value = DEFAULT_DIR)]
-        tb_dir: PathBuf,
+        /// Directory of the tablebase files (default `tablebases`).
+        #[arg(long)]
+        tb_dir: Option<PathBuf>,
     },
     /// Engine matches against a uniform-random player or itself.
     Selfplay {
@@ -128,9 +130,9 @@ enum Command {
         /// Start position (quote it); default the start position.
         #[arg(long)]
         position: Option<String>,
-        /// Directory of the tablebase files.
-        #[arg(long, default_value = DEFAULT_DIR)]
-        tb_dir: PathBuf,
+        /// Directory of the tablebase files (default `tablebases`).
+        #[arg(long)]
+        tb_dir: Option<PathBuf>,
     },
     /// Run both exact solvers on the positions of a file and compare nodes and times.
     Bench {
@@ -246,8 +248,10 @@ fn run(command: Command) -> Result<(), String> {
         } => {
             let limits = Limits::new(depth, movetime);
             match tb_class {
-                Some(class) => cli::exploit::class(&class, step, no_tb_search, limits, &tb_dir),
-                None => cli::exploit::position(&position.join(" "), limits, &tb_dir),
+                Some(class) => {
+                    cli::exploit::class(&class, step, no_tb_search, limits, tb_dir.as_deref())
+                }
+                None => cli::exploit::position(&position.join(" "), limits, tb_dir.as_deref()),
             }
         }
         Command::PlayHuman {
@@ -262,7 +266,7 @@ fn run(command: Command) -> Result<(), String> {
                 SideArg::Black => Side::Black,
             };
             let position = (!position.is_empty()).then(|| position.join(" "));
-            cli::games::play_human(position.as_deref(), side, movetime, seed, &tb_dir)
+            cli::games::play_human(position.as_deref(), side, movetime, seed, tb_dir.as_deref())
         }
         Command::Selfplay {
             games,
@@ -281,7 +285,14 @@ fn run(command: Command) -> Result<(), String> {
                 OpponentArg::Random => Player::Random,
                 OpponentArg::Engine => Player::Engine,
             };
-            cli::games::selfplay(games, limits, opponent, seed, position.as_deref(), &tb_dir)
+            cli::games::selfplay(
+                games,
+                limits,
+                opponent,
+                seed,
+                position.as_deref(),
+                tb_dir.as_deref(),
+            )
         }
         Command::Bench { file } => cli::bench::bench(&file),
     }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::print::{clean, Solved, Strategy};
+use super::tablebase::open_for_search;
 use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::notation::{diagram, parse_position};
 use crate::apocalypse::rules::outcome::outcome;
@@ -27,8 +28,8 @@ pub enum SolveBy {
     Search {
         /// Depth or time.
         limits: Limits,
-        /// Directory of the tablebase files.
-        tb_dir: PathBuf,
+        /// Directory of the tablebase files (default: `tablebase::DEFAULT_DIR`).
+        tb_dir: Option<PathBuf>,
     },
 }
 
@@ -42,7 +43,7 @@ pub fn solve(position: &str, by: SolveBy, json: bool) -> Result<(), String> {
             Ok(())
         }
         SolveBy::Search { limits, tb_dir } => {
-            search(&pos, limits, &Tablebases::open(&tb_dir), json)
+            search(&pos, limits, &open_for_search(tb_dir.as_deref()), json)
         }
     }
 }

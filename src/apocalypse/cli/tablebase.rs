@@ -9,18 +9,40 @@ use crate::apocalypse::rules::outcome::outcome;
 use crate::apocalypse::tablebase::build::{self, BuildOptions, ClassSummary};
 use crate::apocalypse::tablebase::index::classes_in_build_order;
 use crate::apocalypse::tablebase::limit::LAYER_WEIGHT;
-use crate::apocalypse::tablebase::{ClassKey, Tablebases, VERIFY_TOLERANCE};
+use crate::apocalypse::tablebase::{ClassKey, Tablebases, DEFAULT_DIR, VERIFY_TOLERANCE};
 use crate::console::outln;
 
 /// Build every class with at most `max_pieces` pieces into `dir` (valid files are reused) and
-/// print a summary per class and in total.
+/// print a line per class as soon as it is finished, then the totals.
 pub fn build(max_pieces: u32, dir: &Path, max_iterations: u32) -> Result<(), String> {
     let mut opts = BuildOptions::new(max_pieces, dir.to_path_buf());
     opts.max_iterations = max_iterations;
     let started = Instant::now();
-    let summaries = build::build(&opts)?;
-    print_build_summary(&summaries, started.elapsed().as_secs_f64());
+    let summaries = build::build(&opts, print_class_line)?;
+    print_build_totals(&summaries, started.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// The tablebases a search uses: those in `dir` when the command line names one, else those
+/// in the default directory. A named directory that holds no tablebase file is reported in one
+/// line on stderr (the search carries on without); a missing default directory is not.
+pub fn open_for_search(dir: Option<&Path>) -> Tablebases {
+    let Some(dir) = dir else {
+        return Tablebases::open(Path::new(DEFAULT_DIR));
+    };
+    let tables = Tablebases::open(dir);
+    if tables.max_pieces() == 0 {
+        let why = if dir.is_dir() {
+            "holds no tablebase files"
+        } else {
+            "does not exist"
+        };
+        eprintln!(
+            "apocalypse: tablebase directory {} {why}; searching without tablebases",
+            dir.display()
+        );
+    }
+    tables
 }
 
 /// Print the exact value of `position` and both strategies the engine would play there.
@@ -119,24 +141,28 @@ pub fn verify(dir: &Path, class: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
-fn print_build_summary(summaries: &[ClassSummary], seconds: f64) {
+/// One class's line, written (and flushed) as soon as the class is finished.
+fn print_class_line(s: &ClassSummary) {
+    outln!(
+        "{:<12} {:>9} positions  W {:>8} D {:>8} L {:>8} frac {:>7}  {:>8.1} s {:>10} B  iters {:>5}{}{}",
+        s.key.name(),
+        s.positions,
+        s.results[0],
+        s.results[1],
+        s.results[2],
+        s.results[3],
+        s.seconds,
+        s.bytes,
+        s.iterations,
+        if s.reused { "  (reused)" } else { "" },
+        if s.converged { "" } else { "  NOT CONVERGED" }
+    );
+}
+
+fn print_build_totals(summaries: &[ClassSummary], seconds: f64) {
     let mut both = [0u64; 4];
     let (mut stored, mut bytes, mut unconverged) = (0u64, 0u64, 0);
     for s in summaries {
-        outln!(
-            "{:<12} {:>9} positions  W {:>8} D {:>8} L {:>8} frac {:>7}  {:>8.1} s {:>10} B  iters {:>5}{}{}",
-            s.key.name(),
-            s.positions,
-            s.results[0],
-            s.results[1],
-            s.results[2],
-            s.results[3],
-            s.seconds,
-            s.bytes,
-            s.iterations,
-            if s.reused { "  (reused)" } else { "" },
-            if s.converged { "" } else { "  NOT CONVERGED" }
-        );
         stored += s.positions;
         bytes += s.bytes;
         unconverged += usize::from(!s.converged);

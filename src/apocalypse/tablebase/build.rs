@@ -534,8 +534,12 @@ fn tally(values: &[f64]) -> [u64; 4] {
 
 /// Build (or complete) the tablebases: classes whose files exist and check out are reused, so
 /// an interrupted build resumes where it stopped; once a class had to be built, every later
-/// class is rebuilt too (it may depend on the new values).
-pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
+/// class is rebuilt too (it may depend on the new values). `on_class` sees each class's
+/// summary as soon as the class is finished (with the progress bar out of the way).
+pub fn build(
+    opts: &BuildOptions,
+    mut on_class: impl FnMut(&ClassSummary),
+) -> Result<Vec<ClassSummary>, String> {
     fs::create_dir_all(&opts.dir)
         .map_err(|e| format!("cannot create {}: {e}", opts.dir.display()))?;
     let tables = Tablebases::for_build(&opts.dir, opts.max_pieces);
@@ -588,7 +592,7 @@ pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
                 (file, started.elapsed().as_secs_f64(), bytes)
             }
         };
-        summaries.push(ClassSummary {
+        let summary = ClassSummary {
             key,
             positions: index.len(),
             results: tally(&file.values),
@@ -598,7 +602,9 @@ pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
             converged: file.converged,
             residual: file.residual,
             iterations: file.iterations,
-        });
+        };
+        bar.suspend(|| on_class(&summary));
+        summaries.push(summary);
         tables.insert(ClassTable {
             index,
             values: file.values,
