@@ -115,7 +115,7 @@ fn every_subcommand_ends_quietly_when_its_output_is_closed() {
     // A tablebase directory to probe and verify (K = 3 takes well under a second).
     let (code, _, err) = run(&["tb", "build", "--max-pieces", "3", "--dir", d]);
     assert_eq!(code, 0, "tb build: {err}");
-    assert!(dir.join("PNvp-00.tb").exists());
+    assert!(dir.join("classic").join("PNvp-00.tb").exists());
     // A build whose report has nobody to read it stops after its first class, quietly.
     let (code, err) = run_with_stdout_closed(&["tb", "build", "--max-pieces", "4", "--dir", d], "");
     assert_eq!(code, Some(0), "tb build: {err}");
@@ -214,4 +214,34 @@ fn options_the_exact_solve_cannot_honour_are_usage_errors() {
         assert!(out.is_empty(), "{args:?}: {out}");
         assert!(err.contains("cannot be used with"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn rules_flag_selects_the_vchess_reading_on_every_subcommand() {
+    let (code, out, _) = run(&["moves", "start", "--rules", "vchess"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("White (16): "), "{out}");
+    assert!(out.contains(" a2b3 e2d3 0000"), "{out}");
+    let (code, out, _) = run(&["play", "--rules", "vchess", "start", "a2b3 a5b3"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().next(), Some("1pppn/p3p/1P3/4P/NPPPN 00 0 2"));
+    // Classic is the default; vchess changes the exact values of this position (White's
+    // last footman may advance: under classic it is a draw by rule 4.3, under vchess White
+    // must move or forfeit).
+    let classic = run(&["solve", "4p/3P1/5/5/5", "--turns", "2", "--json"]).1;
+    let vchess = run(&[
+        "solve",
+        "4p/3P1/5/5/5",
+        "--turns",
+        "2",
+        "--json",
+        "--rules",
+        "vchess",
+    ])
+    .1;
+    assert!(classic.starts_with(r#"{"value": 0,"#), "{classic}");
+    assert!(!vchess.starts_with(r#"{"value": 0,"#), "{vchess}");
+    let (code, _, err) = run(&["moves", "start", "--rules", "chess"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown rule set 'chess'"), "{err}");
 }

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use variant_engines::apocalypse::cli::{self, solve::SolveBy};
 use variant_engines::apocalypse::play::Player;
 use variant_engines::apocalypse::rules::board::Side;
+use variant_engines::apocalypse::rules::ruleset::RuleSet;
 use variant_engines::apocalypse::search::anytime::Limits;
 use variant_engines::apocalypse::solver::Method;
 use variant_engines::apocalypse::tablebase::DEFAULT_DIR;
@@ -18,6 +19,11 @@ use variant_engines::apocalypse::tablebase::DEFAULT_DIR;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The rules: `classic` (the spec's reading) or `vchess` (speculative footman steps, a
+    /// speculation beats a plain move on a shared square, the last footman may advance).
+    /// Tablebases are kept per rule set, in a subdirectory of the tablebase directory.
+    #[arg(long, global = true, default_value = "classic", value_parser = RuleSet::parse)]
+    rules: RuleSet,
 }
 
 #[derive(Subcommand)]
@@ -196,25 +202,27 @@ enum OpponentArg {
     Engine,
 }
 
-fn run(command: Command) -> Result<(), String> {
+fn run(command: Command, rules: RuleSet) -> Result<(), String> {
     match command {
-        Command::Moves { position } => cli::rules::moves(&position.join(" ")),
+        Command::Moves { position } => cli::rules::moves(&position.join(" "), rules),
         Command::Play {
             position,
             joint_move,
-        } => cli::rules::play(&position, &joint_move.join(" ")),
+        } => cli::rules::play(&position, &joint_move.join(" "), rules),
         Command::Tb { action } => match action {
             TbAction::Build {
                 max_pieces,
                 dir,
                 max_iterations,
-            } => cli::tablebase::build(max_pieces, &dir, max_iterations),
+            } => cli::tablebase::build(max_pieces, &dir, max_iterations, rules),
             TbAction::Probe {
                 position,
                 dir,
                 json,
-            } => cli::tablebase::probe(&position.join(" "), &dir, json),
-            TbAction::Verify { dir, class } => cli::tablebase::verify(&dir, class.as_deref()),
+            } => cli::tablebase::probe(&position.join(" "), &dir, json, rules),
+            TbAction::Verify { dir, class } => {
+                cli::tablebase::verify(&dir, class.as_deref(), rules)
+            }
         },
         Command::Solve {
             position,
@@ -235,7 +243,7 @@ fn run(command: Command) -> Result<(), String> {
                     tb_dir,
                 },
             };
-            cli::solve::solve(&position.join(" "), by, json)
+            cli::solve::solve(&position.join(" "), by, json, rules)
         }
         Command::Exploit {
             position,
@@ -248,10 +256,17 @@ fn run(command: Command) -> Result<(), String> {
         } => {
             let limits = Limits::new(depth, movetime);
             match tb_class {
-                Some(class) => {
-                    cli::exploit::class(&class, step, no_tb_search, limits, tb_dir.as_deref())
+                Some(class) => cli::exploit::class(
+                    &class,
+                    step,
+                    no_tb_search,
+                    limits,
+                    tb_dir.as_deref(),
+                    rules,
+                ),
+                None => {
+                    cli::exploit::position(&position.join(" "), limits, tb_dir.as_deref(), rules)
                 }
-                None => cli::exploit::position(&position.join(" "), limits, tb_dir.as_deref()),
             }
         }
         Command::PlayHuman {
@@ -266,7 +281,14 @@ fn run(command: Command) -> Result<(), String> {
                 SideArg::Black => Side::Black,
             };
             let position = (!position.is_empty()).then(|| position.join(" "));
-            cli::games::play_human(position.as_deref(), side, movetime, seed, tb_dir.as_deref())
+            cli::games::play_human(
+                position.as_deref(),
+                side,
+                movetime,
+                seed,
+                tb_dir.as_deref(),
+                rules,
+            )
         }
         Command::Selfplay {
             games,
@@ -292,15 +314,17 @@ fn run(command: Command) -> Result<(), String> {
                 seed,
                 position.as_deref(),
                 tb_dir.as_deref(),
+                rules,
             )
         }
-        Command::Bench { file } => cli::bench::bench(&file),
+        Command::Bench { file } => cli::bench::bench(&file, rules),
     }
 }
 
 fn main() -> ExitCode {
     variant_engines::console::init_logging();
-    match run(Cli::parse().command) {
+    let cli = Cli::parse();
+    match run(cli.command, cli.rules) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("apocalypse: {message}");

@@ -8,6 +8,7 @@ use super::tablebase::open_for_search;
 use crate::apocalypse::play::{self, play_game, MatchScore, Player, TablebaseAudit};
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::notation::parse_position;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::Limits;
 use crate::console::outln;
 use crate::rng::Rng;
@@ -25,9 +26,10 @@ pub fn play_human(
     movetime_ms: u64,
     seed: Option<u64>,
     tb_dir: Option<&Path>,
+    rules: RuleSet,
 ) -> Result<(), String> {
     let pos = start_or(position)?;
-    let tables = open_for_search(tb_dir);
+    let tables = open_for_search(tb_dir, rules);
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -61,9 +63,10 @@ pub fn selfplay(
     seed: u64,
     position: Option<&str>,
     tb_dir: Option<&Path>,
+    rules: RuleSet,
 ) -> Result<(), String> {
     let start = start_or(position)?;
-    let tables = open_for_search(tb_dir);
+    let tables = open_for_search(tb_dir, rules);
     let mut rng = Rng::new(seed);
     let mut score = MatchScore::default();
     let mut audit = TablebaseAudit::default();

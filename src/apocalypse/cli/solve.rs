@@ -9,6 +9,7 @@ use super::tablebase::open_for_search;
 use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::notation::{diagram, parse_position};
 use crate::apocalypse::rules::outcome::outcome;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::{self, Iteration, Limits};
 use crate::apocalypse::solver::{self, Method, RootSolution};
 use crate::apocalypse::tablebase::Tablebases;
@@ -33,30 +34,33 @@ pub enum SolveBy {
     },
 }
 
-/// Solve `position` and print the value and both strategies (one JSON object per report with
-/// `json`).
-pub fn solve(position: &str, by: SolveBy, json: bool) -> Result<(), String> {
+/// Solve `position` under `rules` and print the value and both strategies (one JSON object per
+/// report with `json`).
+pub fn solve(position: &str, by: SolveBy, json: bool, rules: RuleSet) -> Result<(), String> {
     let pos = parse_position(position)?;
     match by {
         SolveBy::Turns { turns, method } => {
-            solve_turns(&pos, turns, method, json);
+            solve_turns(&pos, turns, method, json, rules);
             Ok(())
         }
-        SolveBy::Search { limits, tb_dir } => {
-            search(&pos, limits, &open_for_search(tb_dir.as_deref()), json)
-        }
+        SolveBy::Search { limits, tb_dir } => search(
+            &pos,
+            limits,
+            &open_for_search(tb_dir.as_deref(), rules),
+            json,
+        ),
     }
 }
 
 /// The exact N-turn solution, with the exploitability of its strategies checked afresh.
-fn solve_turns(pos: &Position, turns: u32, method: Method, json: bool) {
+fn solve_turns(pos: &Position, turns: u32, method: Method, json: bool, rules: RuleSet) {
     let started = Instant::now();
-    let (root, tables) = solver::solve_keeping_tables(pos, turns, method);
+    let (root, tables) = solver::solve_keeping_tables(pos, turns, method, rules);
     let millis = started.elapsed().as_secs_f64() * 1000.0;
     let exploitability = solver::exploitability(pos, turns, &root, tables.as_ref()).total();
     if !json {
         out!("{}", diagram(pos));
-        let state = outcome(pos);
+        let state = outcome(pos, rules);
         if state.is_over() {
             outln!("game over: {}", state.describe());
         }
@@ -92,7 +96,7 @@ fn print_root(root: &RootSolution, turns: u32, json: bool, exploitability: f64, 
 
 /// The anytime search, one report per completed iteration.
 fn search(pos: &Position, limits: Limits, tables: &Tablebases, json: bool) -> Result<(), String> {
-    let state = outcome(pos);
+    let state = outcome(pos, tables.rules());
     if state.is_over() {
         return Err(format!("game is already over: {}", state.describe()));
     }

@@ -6,6 +6,7 @@ use std::time::Instant;
 use super::print::{clean, Solved};
 use crate::apocalypse::rules::notation::{format_position, parse_position};
 use crate::apocalypse::rules::outcome::outcome;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::tablebase::build::{self, BuildOptions, ClassSummary};
 use crate::apocalypse::tablebase::index::classes_in_build_order;
 use crate::apocalypse::tablebase::limit::LAYER_WEIGHT;
@@ -14,8 +15,13 @@ use crate::console::outln;
 
 /// Build every class with at most `max_pieces` pieces into `dir` (valid files are reused) and
 /// print a line per class as soon as it is finished, then the totals.
-pub fn build(max_pieces: u32, dir: &Path, max_iterations: u32) -> Result<(), String> {
-    let mut opts = BuildOptions::new(max_pieces, dir.to_path_buf());
+pub fn build(
+    max_pieces: u32,
+    dir: &Path,
+    max_iterations: u32,
+    rules: RuleSet,
+) -> Result<(), String> {
+    let mut opts = BuildOptions::new(max_pieces, rules, dir.to_path_buf());
     opts.max_iterations = max_iterations;
     let started = Instant::now();
     let summaries = build::build(&opts, print_class_line)?;
@@ -26,16 +32,16 @@ pub fn build(max_pieces: u32, dir: &Path, max_iterations: u32) -> Result<(), Str
 /// The tablebases a search uses: those in `dir` when the command line names one, else those
 /// in the default directory. A named directory that holds no tablebase file is reported in one
 /// line on stderr (the search carries on without); a missing default directory is not.
-pub fn open_for_search(dir: Option<&Path>) -> Tablebases {
+pub fn open_for_search(dir: Option<&Path>, rules: RuleSet) -> Tablebases {
     let Some(dir) = dir else {
-        return Tablebases::open(Path::new(DEFAULT_DIR));
+        return Tablebases::open(Path::new(DEFAULT_DIR), rules);
     };
-    let tables = Tablebases::open(dir);
+    let tables = Tablebases::open(dir, rules);
     if tables.max_pieces() == 0 {
         let why = if dir.is_dir() {
-            "holds no tablebase files"
+            format!("holds no tablebase files for the {} rules", rules.name())
         } else {
-            "does not exist"
+            "does not exist".to_string()
         };
         eprintln!(
             "apocalypse: tablebase directory {} {why}; searching without tablebases",
@@ -46,15 +52,18 @@ pub fn open_for_search(dir: Option<&Path>) -> Tablebases {
 }
 
 /// Print the exact value of `position` and both strategies the engine would play there.
-pub fn probe(position: &str, dir: &Path, json: bool) -> Result<(), String> {
+pub fn probe(position: &str, dir: &Path, json: bool, rules: RuleSet) -> Result<(), String> {
     let pos = parse_position(position)?;
-    let tables = Tablebases::open(dir);
+    let tables = Tablebases::open(dir, rules);
     // The tablebases ignore the quiet counter.
-    let state = outcome(&{
-        let mut p = pos;
-        p.quiet = 0;
-        p
-    });
+    let state = outcome(
+        &{
+            let mut p = pos;
+            p.quiet = 0;
+            p
+        },
+        rules,
+    );
     if state.is_over() {
         if json {
             outln!(
@@ -102,14 +111,14 @@ pub fn probe(position: &str, dir: &Path, json: bool) -> Result<(), String> {
 
 /// Check the fixed point on every position of every class in `dir` (or of `class` only);
 /// an error when a residual exceeds the tolerance.
-pub fn verify(dir: &Path, class: Option<&str>) -> Result<(), String> {
-    let tables = Tablebases::open(dir);
+pub fn verify(dir: &Path, class: Option<&str>, rules: RuleSet) -> Result<(), String> {
+    let tables = Tablebases::open(dir, rules);
     let classes = match class {
         Some(name) => vec![ClassKey::parse(name)?],
         None => classes_in_build_order(tables.max_pieces()),
     };
     if classes.is_empty() {
-        return Err(format!("no tablebase files in {}", dir.display()));
+        return Err(format!("no tablebase files in {}", tables.dir().display()));
     }
     let mut worst: f64 = 0.0;
     let mut total = 0;
