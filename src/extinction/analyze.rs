@@ -9,14 +9,14 @@ use crate::console::outln;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::game::Game;
-use super::notation::{parse_uci, san};
-use super::pgn::parse_pgn;
-use super::position::Position;
+use super::rules::game::Game;
+use super::rules::notation::{board_diagram, parse_uci, san};
+use super::rules::pgn::parse_pgn;
+use super::rules::position::Position;
+use super::rules::types::Move;
 use super::search::{is_loss, is_win, mate_moves, search, SearchInfo, SearchOptions, SearchResult};
 use super::timeman::{Limits, SearchClock, Signals};
 use super::tt::TranspositionTable;
-use super::types::Move;
 
 /// Command-line arguments of `extinction analyze`.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -51,30 +51,6 @@ pub struct AnalyzeArgs {
     /// Emit JSON objects, one per line.
     #[arg(long)]
     pub json: bool,
-}
-
-/// Text board with rank and file labels, White at the bottom.
-pub fn board_diagram(pos: &Position) -> String {
-    let mut out = String::new();
-    for rank in (0..8u32).rev() {
-        let _ = write!(out, "{} ", rank + 1);
-        for file in 0..8u32 {
-            let sq =
-                shakmaty::Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
-            let c = pos.piece_at(sq).map_or('.', |p| p.char());
-            out.push(' ');
-            out.push(c);
-        }
-        out.push('\n');
-    }
-    out.push_str("   a b c d e f g h\n");
-    let side = if pos.turn() == shakmaty::Color::White {
-        "White"
-    } else {
-        "Black"
-    };
-    let _ = write!(out, "{side} to move; FEN {}", pos.fen());
-    out
 }
 
 /// Human-readable score: `+1.25`, `#3` (win in 3 moves), `#-4` (loss in 4).
@@ -300,7 +276,7 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, tt: &TranspositionTable) -> R
     let mut analysed = 0;
     for (ply, text) in pgn.moves.iter().enumerate() {
         let pos = game.position().clone();
-        let played = match super::notation::parse_san(&pos, text) {
+        let played = match super::rules::notation::parse_san(&pos, text) {
             Ok(m) => m,
             Err(e) => return Err(format!("move {} '{text}': {e}", ply + 1)),
         };

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use super::analyze::search_blocking;
-use super::position::Position;
+use super::rules::position::Position;
 use super::search::SearchOptions;
 use super::timeman::Limits;
 use super::tt::TranspositionTable;

@@ -11,15 +11,15 @@ use std::sync::Mutex;
 
 use shakmaty::Color;
 
-use super::evaluate::{can_capture_last_piece, threatened_last_pieces};
-use super::game::Game;
 use super::movepick::is_quiet;
-use super::pgn::parse_pgn;
-use super::position::Position;
+use super::rules::game::Game;
+use super::rules::pgn::parse_pgn;
+use super::rules::position::Position;
+use super::rules::threats::{can_capture_last_piece, threatened_last_pieces};
+use super::rules::types::MoveList;
 use super::search::{is_loss, is_win, search, SearchOptions};
 use super::timeman::{Limits, SearchClock, Signals};
 use super::tt::TranspositionTable;
-use super::types::MoveList;
 use crate::rng::Rng;
 
 /// Arguments of `extinction datagen`.

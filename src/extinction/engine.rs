@@ -6,7 +6,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use super::position::Position;
+use super::rules::position::Position;
 use super::search::{search_threads, SearchInfo, SearchOptions, SearchResult};
 use super::timeman::{Limits, SearchClock, Signals, DEFAULT_MOVE_OVERHEAD_MS};
 use super::tt::TranspositionTable;

@@ -5,12 +5,10 @@
 //! type remain: the last one is nearly the game), threats against last-of-type pieces,
 //! piece-square tables, mobility and pawn structure, tapered between middle game and endgame.
 
-use shakmaty::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
-};
-use shakmaty::{Bitboard, Color, Role, Square};
+use shakmaty::{Bitboard, Color, Role};
 
-use super::position::{Position, ROLES};
+use super::rules::position::{role_index, Position, ROLES};
+use super::rules::threats::{last_of_type, piece_attacks};
 
 /// A middle-game / endgame score pair, interpolated by game phase.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,12 +47,6 @@ impl std::ops::SubAssign for Score {
         self.0 -= o.0;
         self.1 -= o.1;
     }
-}
-
-/// Index of a role in the per-role weight arrays (pawn 0 .. king 5).
-#[inline]
-pub fn role_index(role: Role) -> usize {
-    role as usize - 1
 }
 
 /// All evaluation weights, in centipawns.
@@ -252,67 +244,6 @@ pub fn see_value(role: Role) -> i32 {
 /// Maximum game phase (all minor and major pieces on the board).
 const MAX_PHASE: i32 = 24;
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
-
-/// Squares attacked by one piece of `role` and `color` on `sq`.
-#[inline]
-pub fn piece_attacks(role: Role, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
-    match role {
-        Role::Pawn => pawn_attacks(color, sq),
-        Role::Knight => knight_attacks(sq),
-        Role::Bishop => bishop_attacks(sq, occupied),
-        Role::Rook => rook_attacks(sq, occupied),
-        Role::Queen => queen_attacks(sq, occupied),
-        Role::King => king_attacks(sq),
-    }
-}
-
-/// Squares attacked by all pieces of `color`.
-pub fn attacked_by(pos: &Position, color: Color) -> Bitboard {
-    let occupied = pos.occupied();
-    let mut bb = Bitboard::EMPTY;
-    for role in ROLES {
-        for sq in pos.pieces(color, role) {
-            bb |= piece_attacks(role, color, sq, occupied);
-        }
-    }
-    bb
-}
-
-/// Own pieces that are the last of their type.
-pub fn last_of_type(pos: &Position, color: Color) -> Bitboard {
-    let mut bb = Bitboard::EMPTY;
-    for role in ROLES {
-        let pieces = pos.pieces(color, role);
-        if pieces.count() == 1 {
-            bb |= pieces;
-        }
-    }
-    bb
-}
-
-/// Whether the side to move can capture a last-of-type enemy piece (that wins at once).
-pub fn can_capture_last_piece(pos: &Position) -> bool {
-    let us = pos.turn();
-    let occupied = pos.occupied();
-    for sq in last_of_type(pos, us.other()) {
-        if pos.attackers_to(sq, us, occupied).any() {
-            return true;
-        }
-    }
-    false
-}
-
-/// Own last-of-type pieces attacked by the opponent.
-pub fn threatened_last_pieces(pos: &Position, color: Color) -> Bitboard {
-    let occupied = pos.occupied();
-    let mut bb = Bitboard::EMPTY;
-    for sq in last_of_type(pos, color) {
-        if pos.attackers_to(sq, color.other(), occupied).any() {
-            bb.add(sq);
-        }
-    }
-    bb
-}
 
 struct SideInfo {
     attacks: Bitboard,

@@ -4,9 +4,9 @@
 use shakmaty::{Color, Role};
 
 use super::evaluate::see_value;
-use super::position::Position;
+use super::rules::position::Position;
+use super::rules::types::{Move, MoveList, MAX_MOVES};
 use super::see::see;
-use super::types::{Move, MoveList, MAX_MOVES};
 
 /// Ordering score of the hash move.
 pub const HASH_MOVE_SCORE: i32 = 30_000_000;
@@ -190,7 +190,7 @@ impl ScoredMoves {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extinction::notation::parse_uci;
+    use crate::extinction::rules::notation::parse_uci;
 
     #[test]
     fn winning_capture_comes_first() {

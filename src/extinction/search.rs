@@ -8,12 +8,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::Role;
 
-use super::evaluate::{can_capture_last_piece, evaluate, threatened_last_pieces};
+use super::evaluate::evaluate;
 use super::movepick::{is_quiet, wins_by_extinction, History, ScoredMoves};
-use super::position::Position;
+use super::rules::position::Position;
+use super::rules::threats::{can_capture_last_piece, threatened_last_pieces};
+use super::rules::types::{Move, MoveList};
 use super::timeman::SearchClock;
 use super::tt::{Bound, TranspositionTable, TtHit};
-use super::types::{Move, MoveList};
 
 /// Score of a win on the spot (`MATE - ply` is a win `ply` half-moves away).
 pub const MATE: i32 = 32_000;
@@ -240,13 +241,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn push_move(&mut self, m: Move) -> super::position::Undo {
+    fn push_move(&mut self, m: Move) -> super::rules::position::Undo {
         let undo = self.pos.do_move(m);
         self.keys.push(self.pos.key());
         undo
     }
 
-    fn pop_move(&mut self, m: Move, undo: super::position::Undo) {
+    fn pop_move(&mut self, m: Move, undo: super::rules::position::Undo) {
         self.keys.pop();
         self.pos.undo_move(m, undo);
     }

@@ -3,9 +3,9 @@
 
 use shakmaty::{Color, Role};
 
-use super::evaluate::{role_index, see_value};
-use super::position::{Position, ROLES};
-use super::types::Move;
+use super::evaluate::see_value;
+use super::rules::position::{role_index, Position, ROLES};
+use super::rules::types::Move;
 
 /// Value standing for "this exchange wins the game" (far above any material swing).
 pub const SEE_WIN: i32 = 20_000;
@@ -102,7 +102,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extinction::notation::parse_uci;
+    use crate::extinction::rules::notation::parse_uci;
 
     fn see_of(fen: &str, uci: &str) -> i32 {
         let pos = Position::from_fen(fen).expect("fen");

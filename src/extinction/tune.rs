@@ -13,8 +13,8 @@ use std::path::PathBuf;
 
 use shakmaty::Color;
 
-use super::evaluate::{evaluate_with, role_index, Score, Weights, ACTIVE_WEIGHTS, DEFAULT_WEIGHTS};
-use super::position::{Position, ROLES};
+use super::evaluate::{evaluate_with, Score, Weights, ACTIVE_WEIGHTS, DEFAULT_WEIGHTS};
+use super::rules::position::{role_index, Position, ROLES};
 
 /// Arguments of `extinction tune`.
 #[derive(clap::Args, Debug, Clone)]

@@ -9,10 +9,10 @@ use super::engine::{
     ENGINE_NAME, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
 };
 use super::evaluate::evaluate;
-use super::game::Game;
-use super::notation::parse_uci;
-use super::perft::divide;
-use super::position::Position;
+use super::rules::game::Game;
+use super::rules::notation::parse_uci;
+use super::rules::perft::divide;
+use super::rules::position::Position;
 use super::search::{mate_moves, ScoreBound, SearchInfo, SearchOptions};
 use super::timeman::{Limits, DEFAULT_MOVE_OVERHEAD_MS};
 use super::uci_command::{GoCommand, StartPosition, UciCommand};
@@ -261,7 +261,7 @@ impl UciSession {
             UciCommand::Display => {
                 let pos = self.game.position();
                 say(&format!("info string fen {}", pos.fen()));
-                for row in super::analyze::board_diagram(pos).lines() {
+                for row in super::rules::notation::board_diagram(pos).lines() {
                     say(&format!("info string {row}"));
                 }
             }

@@ -9,12 +9,12 @@ use super::engine::{
     apply_common_option, spawn_input_thread, Engine, Event, ENGINE_NAME, MAX_MOVE_OVERHEAD_MS,
     MAX_MULTIPV,
 };
-use super::game::Game;
-use super::notation::parse_uci;
-use super::position::Position;
+use super::rules::game::Game;
+use super::rules::notation::parse_uci;
+use super::rules::position::Position;
+use super::rules::types::MoveList;
 use super::search::{mate_moves, SearchInfo, SearchOptions, SearchResult};
 use super::timeman::{Limits, DEFAULT_MOVE_OVERHEAD_MS};
-use super::types::MoveList;
 use super::xboard_command::{Level, XboardCommand};
 
 /// Start position FEN announced with the `setup` command.

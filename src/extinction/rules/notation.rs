@@ -1,4 +1,4 @@
-//! Text formats: FEN (X-FEN and Shredder-FEN castling), UCI moves and SAN.
+//! Text formats: FEN (X-FEN and Shredder-FEN castling), UCI moves, SAN and the board diagram.
 
 use std::fmt;
 
@@ -346,29 +346,32 @@ impl Position {
     }
 }
 
-impl fmt::Display for Position {
-    /// An 8x8 ASCII diagram (White at the bottom) followed by the FEN and the key.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for rank in (0..8).rev() {
-            write!(f, "{} ", rank + 1)?;
-            for file in 0..8 {
-                let c = self.board[rank * 8 + file];
-                let ch = if c == 0 {
-                    '.'
-                } else {
-                    let p = decode(c);
-                    if p.color == Color::White {
-                        p.role.upper_char()
-                    } else {
-                        p.role.char()
-                    }
-                };
-                write!(f, "{ch} ")?;
-            }
-            writeln!(f)?;
+/// Text board with rank and file labels, White at the bottom, then the side to move and FEN
+/// (UCI `d`, `extinction analyze`).
+pub fn board_diagram(pos: &Position) -> String {
+    let mut out = String::new();
+    for rank in (0..8).rev() {
+        out.push_str(&format!("{} ", rank + 1));
+        for file in 0..8 {
+            let c = pos.board[rank * 8 + file];
+            out.push(' ');
+            out.push(if c == 0 { '.' } else { decode(c).char() });
         }
-        writeln!(f, "  a b c d e f g h")?;
-        writeln!(f, "Fen: {}", self.fen())?;
+        out.push('\n');
+    }
+    out.push_str("   a b c d e f g h\n");
+    out.push_str(&format!(
+        "{} to move; FEN {}",
+        color_name(pos.turn()),
+        pos.fen()
+    ));
+    out
+}
+
+impl fmt::Display for Position {
+    /// The [`board_diagram`] followed by the Zobrist key.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", board_diagram(self))?;
         write!(f, "Key: {:016x}", self.key)
     }
 }

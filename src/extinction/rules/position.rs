@@ -25,6 +25,12 @@ pub const ROLES: [Role; 6] = [
     Role::King,
 ];
 
+/// Index of a role in per-role tables (pawn 0 .. king 5), the order of [`ROLES`].
+#[inline]
+pub fn role_index(role: Role) -> usize {
+    role as usize - 1
+}
+
 /// Index of a castling right: color (Black 0, White 1) times two plus side (king 0, queen 1).
 #[inline]
 pub(crate) const fn right_index(color: Color, side: CastlingSide) -> usize {
