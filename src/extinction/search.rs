@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::Role;
 
-use super::evaluate::evaluate;
+use super::eval::evaluate;
 use super::movepick::{is_quiet, wins_by_extinction, History, ScoredMoves};
 use super::rules::position::Position;
 use super::rules::threats::{can_capture_last_piece, threatened_last_pieces};

@@ -1,11 +1,20 @@
 //! Static exchange evaluation, aware of extinction: capturing the last piece of a type ends
-//! the exchange (and the game) in the capturer's favour.
+//! the exchange (and the game) in the capturer's favour. Also the exchange values of the
+//! pieces, which move ordering uses too.
 
 use shakmaty::{Color, Role};
 
-use super::evaluate::see_value;
 use super::rules::position::{role_index, Position, ROLES};
 use super::rules::types::Move;
+
+/// Piece values used for move ordering and SEE (pawn..king), in centipawns.
+pub const SEE_VALUE: [i32; 6] = [100, 310, 320, 480, 900, 280];
+
+/// Value used by SEE/ordering for a piece; the king is a minor-piece-strength fighter.
+#[inline]
+pub fn see_value(role: Role) -> i32 {
+    SEE_VALUE[role_index(role)]
+}
 
 /// Value standing for "this exchange wins the game" (far above any material swing).
 pub const SEE_WIN: i32 = 20_000;

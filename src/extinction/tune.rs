@@ -5,15 +5,17 @@
 //! mobility, pawns and threats are counts times weights, tapered by phase), so each position is
 //! reduced once to a sparse coefficient vector by evaluating it with unit weight vectors. The
 //! tuner then fits `sigmoid(K * eval)` to the results by full-batch Adam gradient descent with a
-//! small pull toward the starting weights (positions are few and correlated), rounds, and writes
-//! `src/extinction/weights_tuned.rs`, which the engine's evaluation uses.
+//! small pull toward the starting weights (positions are few and correlated), rounds, and
+//! rewrites the generated part of the weights file the engine's evaluation uses
+//! ([`weights_tuned`]), by default in place.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use shakmaty::Color;
 
-use super::evaluate::{evaluate_with, Score, Weights, ACTIVE_WEIGHTS, DEFAULT_WEIGHTS};
+use super::eval::weights_tuned::{self, GENERATED_MARKER};
+use super::eval::{evaluate_with, Score, Weights, ACTIVE_WEIGHTS, DEFAULT_WEIGHTS};
 use super::rules::position::{role_index, Position, ROLES};
 
 /// Arguments of `extinction tune`.
@@ -40,8 +42,8 @@ pub struct TuneArgs {
     /// Hold out every n-th position to report a validation loss (0: none).
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
-    /// Where to write the Rust weights file.
-    #[arg(long, default_value = "src/extinction/weights_tuned.rs")]
+    /// Where to write the Rust weights file (default: the engine's own, in the source tree).
+    #[arg(long, default_value = weights_tuned::SOURCE_PATH)]
     pub out: PathBuf,
 }
 
@@ -114,8 +116,22 @@ pub fn from_vector(v: &[i32]) -> Weights {
 /// Index in the flat vector of the first table entry.
 const PSQT_START: usize = WEIGHT_COUNT - 6 * 64 * 2;
 
-/// Rust source of a weights file defining `TUNED_WEIGHTS`.
-pub fn weights_source(w: &Weights, provenance: &str) -> String {
+/// The part of the weights file kept when it is rewritten: everything up to the marker line.
+fn kept_header() -> Result<&'static str, String> {
+    let text = weights_tuned::SOURCE_TEXT;
+    let mut end = 0;
+    for line in text.split_inclusive('\n') {
+        end += line.len();
+        if line.trim_end() == GENERATED_MARKER {
+            return Ok(&text[..end]);
+        }
+    }
+    Err(format!("the weights file has no line '{GENERATED_MARKER}'"))
+}
+
+/// Rust source of the weights file with `TUNED_WEIGHTS` set to `w`: the file's kept header,
+/// then the generated constant documented with `provenance`.
+pub fn weights_source(w: &Weights, provenance: &str) -> Result<String, String> {
     let score = |s: Score| format!("Score({}, {})", s.0, s.1);
     let scores = |list: &[Score]| {
         list.iter()
@@ -123,13 +139,11 @@ pub fn weights_source(w: &Weights, provenance: &str) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let mut out = String::new();
+    let mut out = kept_header()?.to_string();
     let _ = writeln!(
         out,
-        "//! Evaluation weights written by `extinction tune` (do not edit by hand).\n//!\n//! {provenance}\n"
+        "/// The weights the evaluation uses.\n///\n/// {provenance}"
     );
-    let _ = writeln!(out, "use super::evaluate::{{Score, Weights}};\n");
-    let _ = writeln!(out, "/// The weights the evaluation uses.");
     let _ = writeln!(out, "#[rustfmt::skip]");
     let _ = writeln!(out, "pub const TUNED_WEIGHTS: Weights = Weights {{");
     let _ = writeln!(out, "    piece_value: [{}],", scores(&w.piece_value));
@@ -158,7 +172,7 @@ pub fn weights_source(w: &Weights, provenance: &str) -> String {
     }
     let _ = writeln!(out, "    ],");
     let _ = writeln!(out, "}};");
-    out
+    Ok(out)
 }
 
 /// One labelled position reduced to the coefficients of the weights in its evaluation.
@@ -375,7 +389,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         args.prior,
         k
     );
-    std::fs::write(&args.out, weights_source(&tuned, &provenance))
+    std::fs::write(&args.out, weights_source(&tuned, &provenance)?)
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
     eprintln!("tune: wrote {}", args.out.display());
     Ok(())
@@ -413,6 +427,23 @@ mod tests {
             let real = evaluate_with(&pos, &DEFAULT_WEIGHTS) as f64;
             assert!((linear - real).abs() <= 3.0, "{fen}: {linear} vs {real}");
         }
+    }
+
+    #[test]
+    fn regenerating_the_tuned_weights_reproduces_the_file() {
+        let text = weights_tuned::SOURCE_TEXT;
+        let provenance = text
+            .lines()
+            .skip_while(|l| *l != GENERATED_MARKER)
+            .take_while(|l| !l.starts_with("#["))
+            .last()
+            .and_then(|l| l.strip_prefix("/// "))
+            .expect("a provenance line above the constant");
+        let regenerated =
+            weights_source(&weights_tuned::TUNED_WEIGHTS, provenance).expect("marker present");
+        assert_eq!(regenerated, text);
+        let other = weights_source(&DEFAULT_WEIGHTS, "hand-set").expect("marker present");
+        assert!(other.starts_with(kept_header().unwrap()) && other != text);
     }
 
     #[test]

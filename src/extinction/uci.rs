@@ -8,7 +8,7 @@ use super::engine::{
     apply_common_option, spawn_input_thread, Engine, Event, DEFAULT_HASH_MB, ENGINE_AUTHOR,
     ENGINE_NAME, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
 };
-use super::evaluate::evaluate;
+use super::eval::evaluate;
 use super::rules::game::Game;
 use super::rules::notation::parse_uci;
 use super::rules::perft::divide;

@@ -1,10 +1,21 @@
-//! Evaluation weights written by `extinction tune` (do not edit by hand).
-//!
-//! Tuned on 70469 positions from sp70k.txt, fsf.txt (300 epochs, rate 2, prior 0.0000001, K 0.433).
+//! The evaluation weights fitted by `extinction tune`. The tuner rewrites everything below the
+//! marker line and keeps everything above it as it stands, this paragraph included.
 
-use super::evaluate::{Score, Weights};
+use super::weights::{Score, Weights};
 
+/// This file's path from the crate root: where `extinction tune` writes by default.
+pub const SOURCE_PATH: &str = file!();
+
+/// This file's text as compiled, so that the tuner can keep what stands above the marker.
+pub const SOURCE_TEXT: &str = include_str!("weights_tuned.rs");
+
+/// The line below which `extinction tune` writes.
+pub const GENERATED_MARKER: &str = "// ---- written by `extinction tune` below this line ----";
+
+// ---- written by `extinction tune` below this line ----
 /// The weights the evaluation uses.
+///
+/// Tuned on 70469 positions from sp70k.txt, fsf.txt (300 epochs, rate 2, prior 0.0000001, K 0.433).
 #[rustfmt::skip]
 pub const TUNED_WEIGHTS: Weights = Weights {
     piece_value: [Score(48, 106), Score(338, 306), Score(361, 324), Score(435, 514), Score(900, 920), Score(250, 300)],
