@@ -14,9 +14,12 @@ use super::rules::notation::{board_diagram, parse_uci, san};
 use super::rules::pgn::parse_pgn;
 use super::rules::position::Position;
 use super::rules::types::Move;
-use super::search::{is_loss, is_win, mate_moves, search, SearchInfo, SearchOptions, SearchResult};
-use super::timeman::{Limits, SearchClock, Signals};
-use super::tt::TranspositionTable;
+use super::search::timeman::{Limits, SearchClock, Signals};
+use super::search::tt::TranspositionTable;
+use super::search::{
+    is_loss, is_win, mate_moves, search, SearchInfo, SearchOptions, SearchResult,
+    SEARCH_STACK_BYTES,
+};
 
 /// Command-line arguments of `extinction analyze`.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -141,18 +144,20 @@ fn limits(args: &AnalyzeArgs, default_depth: u32) -> Limits {
 
 /// Search on a thread with a large stack and wait for the result.
 pub fn search_blocking(
-    pos: &Position,
-    keys: &[u64],
+    game: &Game,
     tt: &TranspositionTable,
     limits: Limits,
     options: &SearchOptions,
-    report: &mut (dyn FnMut(&SearchInfo) + Send),
+    report: Option<&mut (dyn FnMut(&SearchInfo) + Send)>,
 ) -> SearchResult {
     let clock = SearchClock::start(limits, 0, Signals::new());
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
-            .stack_size(64 * 1024 * 1024)
-            .spawn_scoped(scope, || search(pos, keys, tt, &clock, options, report));
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                let report = report.map(|r| r as &mut dyn FnMut(&SearchInfo));
+                search(game, tt, &clock, options, report)
+            });
         match handle {
             Ok(h) => h.join().unwrap_or_default(),
             Err(_) => SearchResult::default(),
@@ -180,7 +185,6 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
     let options = SearchOptions {
         multipv: args.multipv.max(1),
         searchmoves: Vec::new(),
-        report: true,
     };
     let json = args.json;
     let several = options.multipv > 1;
@@ -217,14 +221,7 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
             );
         }
     };
-    let result = search_blocking(
-        &pos,
-        game.keys(),
-        tt,
-        limits(args, 10),
-        &options,
-        &mut report,
-    );
+    let result = search_blocking(game, tt, limits(args, 10), &options, Some(&mut report));
     let best = result.best_move.map(|m| m.to_string());
     if args.json {
         outln!(
@@ -281,19 +278,12 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, tt: &TranspositionTable) -> R
             Err(e) => return Err(format!("move {} '{text}': {e}", ply + 1)),
         };
         let limits = limits(args, 7);
-        let quiet = SearchOptions {
-            multipv: 1,
-            searchmoves: Vec::new(),
-            report: false,
-        };
-        let best = search_blocking(&pos, game.keys(), tt, limits.clone(), &quiet, &mut |_| {});
+        let best = search_blocking(&game, tt, limits.clone(), &SearchOptions::default(), None);
         let only_played = SearchOptions {
             multipv: 1,
             searchmoves: vec![played],
-            report: false,
         };
-        let played_result =
-            search_blocking(&pos, game.keys(), tt, limits, &only_played, &mut |_| {});
+        let played_result = search_blocking(&game, tt, limits, &only_played, None);
         let blunder = is_blunder(best.score, played_result.score, args.blunder_threshold);
         analysed += 1;
         if blunder {

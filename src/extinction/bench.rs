@@ -7,9 +7,10 @@ use std::time::Instant;
 
 use super::analyze::search_blocking;
 use super::rules::position::Position;
+use super::rules::Game;
+use super::search::timeman::Limits;
+use super::search::tt::TranspositionTable;
 use super::search::SearchOptions;
-use super::timeman::Limits;
-use super::tt::TranspositionTable;
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -77,12 +78,9 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
             continue;
         };
         let tt = TranspositionTable::new(BENCH_HASH_MB);
-        let options = SearchOptions {
-            multipv: 1,
-            searchmoves: Vec::new(),
-            report: false,
-        };
-        let result = search_blocking(&pos, &[], &tt, Limits::depth(depth), &options, &mut |_| {});
+        let options = SearchOptions::default();
+        let game = Game::new(pos);
+        let result = search_blocking(&game, &tt, Limits::depth(depth), &options, None);
         nodes += result.nodes;
         if verbose {
             // Progress goes to stderr; a closed stderr must not stop the bench.

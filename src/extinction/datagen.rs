@@ -11,15 +11,15 @@ use std::sync::Mutex;
 
 use shakmaty::Color;
 
-use super::movepick::is_quiet;
 use super::rules::game::Game;
 use super::rules::pgn::parse_pgn;
 use super::rules::position::Position;
 use super::rules::threats::{can_capture_last_piece, threatened_last_pieces};
 use super::rules::types::MoveList;
+use super::search::movepick::is_quiet;
+use super::search::timeman::{Limits, SearchClock, Signals};
+use super::search::tt::TranspositionTable;
 use super::search::{is_loss, is_win, search, SearchOptions};
-use super::timeman::{Limits, SearchClock, Signals};
-use super::tt::TranspositionTable;
 use crate::rng::Rng;
 
 /// Arguments of `extinction datagen`.
@@ -112,10 +112,7 @@ fn random_start(openings: &[String], rng: &mut Rng, random_plies: u32) -> Option
 fn play_game(start: Game, nodes: u64) -> (Vec<String>, &'static str) {
     let mut game = start;
     let tt = TranspositionTable::new(8);
-    let options = SearchOptions {
-        report: false,
-        ..SearchOptions::default()
-    };
+    let options = SearchOptions::default();
     let mut fens = Vec::new();
     for _ in 0..MAX_GAME_PLIES {
         if let Some(outcome) = game.outcome() {
@@ -127,7 +124,7 @@ fn play_game(start: Game, nodes: u64) -> (Vec<String>, &'static str) {
             ..Limits::default()
         };
         let clock = SearchClock::start(limits, 0, Signals::new());
-        let result = search(&pos, game.keys(), &tt, &clock, &options, &mut |_| {});
+        let result = search(&game, &tt, &clock, &options, None);
         let Some(m) = result.best_move else {
             return (fens, white_score(None));
         };

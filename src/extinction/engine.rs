@@ -6,10 +6,10 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use super::rules::position::Position;
-use super::search::{search_threads, SearchInfo, SearchOptions, SearchResult};
-use super::timeman::{Limits, SearchClock, Signals, DEFAULT_MOVE_OVERHEAD_MS};
-use super::tt::TranspositionTable;
+use super::rules::Game;
+use super::search::timeman::{Limits, SearchClock, Signals, DEFAULT_MOVE_OVERHEAD_MS};
+use super::search::tt::TranspositionTable;
+use super::search::{search_threads, SearchInfo, SearchOptions, SearchResult, SEARCH_STACK_BYTES};
 
 /// Engine name reported to GUIs.
 pub const ENGINE_NAME: &str = "Extinction";
@@ -25,8 +25,6 @@ pub const MAX_THREADS: usize = 64;
 pub const MAX_MULTIPV: usize = 64;
 /// Largest accepted `Move Overhead` in ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-/// Stack size of the search thread (the recursion keeps move lists on the stack).
-const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Something that happened, delivered to the protocol loop in order.
 #[derive(Debug)]
@@ -146,14 +144,13 @@ impl Engine {
         self.running.as_ref().map(|r| r.id)
     }
 
-    /// Start searching `pos` on a new thread; returns the search id.
+    /// Start searching the game's current position on a new thread; returns the search id.
     pub fn start(
         &mut self,
-        pos: &Position,
-        history: &[u64],
+        game: &Game,
         limits: Limits,
         options: SearchOptions,
-        mut reporter: Reporter,
+        mut reporter: Option<Reporter>,
     ) -> u64 {
         self.abort();
         let id = self.next_id;
@@ -166,8 +163,7 @@ impl Engine {
         let thread_clock = Arc::clone(&clock);
         let threads = self.options.threads;
         let tt = Arc::clone(&self.tt);
-        let pos = pos.clone();
-        let history = history.to_vec();
+        let game = game.clone();
         let events = self.events.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
@@ -175,15 +171,8 @@ impl Engine {
             .spawn(move || {
                 // A bug must not leave the GUI waiting forever: answer without a move instead.
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    search_threads(
-                        &pos,
-                        &history,
-                        &tt,
-                        &thread_clock,
-                        &options,
-                        threads,
-                        &mut *reporter,
-                    )
+                    let report = reporter.as_mut().map(|r| r as &mut dyn FnMut(&SearchInfo));
+                    search_threads(&game, &tt, &thread_clock, &options, threads, report)
                 }))
                 .unwrap_or_else(|_| {
                     log::error!("search panicked; answering without a move");
@@ -306,13 +295,11 @@ mod tests {
     fn stop_answers_quickly() {
         let (tx, rx) = mpsc::channel();
         let mut engine = Engine::new(tx);
-        let pos = Position::startpos();
         let id = engine.start(
-            &pos,
-            &[],
+            &Game::default(),
             Limits::infinite(),
             SearchOptions::default(),
-            Box::new(|_| {}),
+            None,
         );
         std::thread::sleep(Duration::from_millis(50));
         let t = Instant::now();

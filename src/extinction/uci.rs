@@ -13,8 +13,8 @@ use super::rules::game::Game;
 use super::rules::notation::parse_uci;
 use super::rules::perft::divide;
 use super::rules::position::Position;
+use super::search::timeman::{Limits, DEFAULT_MOVE_OVERHEAD_MS};
 use super::search::{mate_moves, ScoreBound, SearchInfo, SearchOptions};
-use super::timeman::{Limits, DEFAULT_MOVE_OVERHEAD_MS};
 use super::uci_command::{GoCommand, StartPosition, UciCommand};
 
 /// `score cp N` / `score mate N` text for a search score.
@@ -196,15 +196,12 @@ impl UciSession {
         let options = SearchOptions {
             multipv: self.engine.options.multipv,
             searchmoves,
-            report: true,
         };
-        let keys = self.game.keys().to_vec();
         self.engine.start(
-            &pos,
-            &keys,
+            &self.game,
             limits,
             options,
-            Box::new(|info| say(&info_line(info))),
+            Some(Box::new(|info| say(&info_line(info)))),
         );
         if !self.engine.is_searching() {
             error("could not start the search");

@@ -5,6 +5,7 @@ use std::sync::mpsc::Receiver;
 
 use shakmaty::{Color, Square};
 
+use super::engine::Reporter;
 use super::engine::{
     apply_common_option, spawn_input_thread, Engine, Event, ENGINE_NAME, MAX_MOVE_OVERHEAD_MS,
     MAX_MULTIPV,
@@ -13,8 +14,8 @@ use super::rules::game::Game;
 use super::rules::notation::parse_uci;
 use super::rules::position::Position;
 use super::rules::types::MoveList;
+use super::search::timeman::{Limits, DEFAULT_MOVE_OVERHEAD_MS};
 use super::search::{mate_moves, SearchInfo, SearchOptions, SearchResult};
-use super::timeman::{Limits, DEFAULT_MOVE_OVERHEAD_MS};
 use super::xboard_command::{Level, XboardCommand};
 
 /// Start position FEN announced with the `setup` command.
@@ -121,6 +122,11 @@ fn say(line: &str) {
     crate::console::line(line);
 }
 
+/// Thinking output for a search: always in analyse mode, with `post` when playing.
+fn thinking_output(enabled: bool) -> Option<Reporter> {
+    enabled.then(|| Box::new(|info: &SearchInfo| say(&thinking_line(info))) as Reporter)
+}
+
 /// XBoard session state.
 pub struct XboardSession {
     engine: Engine,
@@ -187,14 +193,6 @@ impl XboardSession {
         limits
     }
 
-    fn reporter(&self) -> Box<dyn FnMut(&SearchInfo) + Send> {
-        if self.post || self.analyzing {
-            Box::new(|info| say(&thinking_line(info)))
-        } else {
-            Box::new(|_| {})
-        }
-    }
-
     fn start_thinking(&mut self) {
         if self.game_over || self.game.outcome().is_some() {
             return;
@@ -202,13 +200,10 @@ impl XboardSession {
         let options = SearchOptions {
             multipv: 1,
             searchmoves: Vec::new(),
-            report: self.post,
         };
-        let keys = self.game.keys().to_vec();
         let limits = self.limits();
-        let reporter = self.reporter();
-        self.engine
-            .start(self.game.position(), &keys, limits, options, reporter);
+        let reporter = thinking_output(self.post);
+        self.engine.start(&self.game, limits, options, reporter);
         self.purpose = Some(Purpose::Move);
     }
 
@@ -220,16 +215,12 @@ impl XboardSession {
         let options = SearchOptions {
             multipv: self.engine.options.multipv,
             searchmoves: Vec::new(),
-            report: true,
         };
-        let keys = self.game.keys().to_vec();
-        let reporter = self.reporter();
         self.engine.start(
-            self.game.position(),
-            &keys,
+            &self.game,
             Limits::infinite(),
             options,
-            reporter,
+            thinking_output(true),
         );
         self.purpose = Some(Purpose::Analysis);
     }

@@ -3,10 +3,10 @@
 
 use shakmaty::{Color, Role};
 
-use super::rules::position::Position;
-use super::rules::types::{Move, MoveList, MAX_MOVES};
 use super::see::see;
 use super::see::see_value;
+use crate::extinction::rules::position::Position;
+use crate::extinction::rules::types::{Move, MoveList, MAX_MOVES};
 
 /// Ordering score of the hash move.
 pub const HASH_MOVE_SCORE: i32 = 30_000_000;

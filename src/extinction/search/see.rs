@@ -4,8 +4,8 @@
 
 use shakmaty::{Color, Role};
 
-use super::rules::position::{role_index, Position, ROLES};
-use super::rules::types::Move;
+use crate::extinction::rules::position::{role_index, Position, ROLES};
+use crate::extinction::rules::types::Move;
 
 /// Piece values used for move ordering and SEE (pawn..king), in centipawns.
 pub const SEE_VALUE: [i32; 6] = [100, 310, 320, 480, 900, 280];
