@@ -22,7 +22,3 @@ pub mod eval;
 pub mod protocol;
 pub mod search;
 pub mod tune;
-pub mod uci;
-pub mod uci_command;
-pub mod xboard;
-pub mod xboard_command;

@@ -1,4 +1,10 @@
-//! UCI input parsed into commands (pure; no engine state).
+//! UCI input parsed into commands: pure functions of the line and, for `go`, of the position
+//! it applies to (whose side the clocks are read for and whose moves `searchmoves` names).
+
+use shakmaty::Color;
+
+use crate::extinction::rules::{parse_uci, Move, MoveError, Position};
+use crate::extinction::search::timeman::Limits;
 
 /// Where a `position` command starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -9,33 +15,15 @@ pub enum StartPosition {
     Fen(String),
 }
 
-/// Parameters of a `go` command.
+/// A `go` command, read against the position it is for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoCommand {
-    /// White's remaining time in ms.
-    pub wtime: Option<u64>,
-    /// Black's remaining time in ms.
-    pub btime: Option<u64>,
-    /// White's increment in ms.
-    pub winc: Option<u64>,
-    /// Black's increment in ms.
-    pub binc: Option<u64>,
-    /// Moves to the next time control.
-    pub movestogo: Option<u32>,
-    /// Depth limit.
-    pub depth: Option<u32>,
-    /// Node limit.
-    pub nodes: Option<u64>,
-    /// Search for a win in this many moves.
-    pub mate: Option<u32>,
-    /// Fixed time per move in ms.
-    pub movetime: Option<u64>,
-    /// Search until `stop`.
-    pub infinite: bool,
-    /// Ponder search.
-    pub ponder: bool,
-    /// Restrict the root to these moves (UCI text, validated later).
-    pub searchmoves: Vec<String>,
+pub struct Go {
+    /// The clock's limits for the side to move (its own `wtime`/`winc` or `btime`/`binc`).
+    pub limits: Limits,
+    /// `searchmoves` that are legal here (empty: search every move).
+    pub searchmoves: Vec<Move>,
+    /// `searchmoves` that are not legal here, ignored; each one deserves an error line.
+    pub rejected_searchmoves: Vec<MoveError>,
     /// `go perft N`: count leaf nodes instead of searching.
     pub perft: Option<u32>,
 }
@@ -66,7 +54,7 @@ pub enum UciCommand {
         moves: Vec<String>,
     },
     /// `go ...`.
-    Go(GoCommand),
+    Go(Go),
     /// `stop`.
     Stop,
     /// `ponderhit`.
@@ -99,37 +87,50 @@ fn parse_time(keyword: &str, token: Option<&str>) -> Result<u64, String> {
     Ok(value.max(0) as u64)
 }
 
-fn parse_go(tokens: &[&str]) -> Result<GoCommand, String> {
-    let mut go = GoCommand::default();
+fn parse_go(tokens: &[&str], pos: &Position) -> Result<Go, String> {
+    let mut go = Go::default();
+    let limits = &mut go.limits;
+    let ours = |keyword: &str| (keyword.starts_with('w')) == (pos.turn() == Color::White);
     let mut i = 0;
     while i < tokens.len() {
         let keyword = tokens[i];
         let value = tokens.get(i + 1).copied();
         i += 2;
         match keyword {
-            "wtime" => go.wtime = Some(parse_time(keyword, value)?),
-            "btime" => go.btime = Some(parse_time(keyword, value)?),
-            "winc" => go.winc = Some(parse_time(keyword, value)?),
-            "binc" => go.binc = Some(parse_time(keyword, value)?),
-            "movestogo" => go.movestogo = Some(parse_number(keyword, value)?),
-            "depth" => go.depth = Some(parse_number(keyword, value)?),
-            "nodes" => go.nodes = Some(parse_number(keyword, value)?),
-            "mate" => go.mate = Some(parse_number(keyword, value)?),
-            "movetime" => go.movetime = Some(parse_time(keyword, value)?),
+            "wtime" | "btime" => {
+                let time = parse_time(keyword, value)?;
+                if ours(keyword) {
+                    limits.time_left_ms = Some(time);
+                }
+            }
+            "winc" | "binc" => {
+                let increment = parse_time(keyword, value)?;
+                if ours(keyword) {
+                    limits.increment_ms = increment;
+                }
+            }
+            "movestogo" => limits.moves_to_go = Some(parse_number(keyword, value)?),
+            "depth" => limits.depth = Some(parse_number(keyword, value)?),
+            "nodes" => limits.nodes = Some(parse_number(keyword, value)?),
+            "mate" => limits.mate = Some(parse_number(keyword, value)?),
+            "movetime" => limits.move_time_ms = Some(parse_time(keyword, value)?),
             "perft" => go.perft = Some(parse_number(keyword, value)?),
             "infinite" => {
-                go.infinite = true;
+                limits.infinite = true;
                 i -= 1;
             }
             "ponder" => {
-                go.ponder = true;
+                limits.ponder = true;
                 i -= 1;
             }
             "searchmoves" => {
                 i -= 1;
                 // searchmoves runs until the next keyword (UCI moves never clash with keywords).
                 while i < tokens.len() && !is_go_keyword(tokens[i]) {
-                    go.searchmoves.push(tokens[i].to_string());
+                    match parse_uci(pos, tokens[i]) {
+                        Ok(m) => go.searchmoves.push(m),
+                        Err(e) => go.rejected_searchmoves.push(e),
+                    }
                     i += 1;
                 }
             }
@@ -199,8 +200,8 @@ fn parse_setoption(tokens: &[&str]) -> Result<UciCommand, String> {
 }
 
 impl UciCommand {
-    /// Parse one input line.
-    pub fn parse(line: &str) -> UciCommand {
+    /// Parse one input line arriving while `pos` is the current position.
+    pub fn parse(line: &str, pos: &Position) -> UciCommand {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&word, args)) = tokens.split_first() else {
             return UciCommand::Empty;
@@ -212,7 +213,7 @@ impl UciCommand {
             "debug" => Ok(UciCommand::Debug(args.first() == Some(&"on"))),
             "setoption" => parse_setoption(args),
             "position" => parse_position(args),
-            "go" => parse_go(args).map(UciCommand::Go),
+            "go" => parse_go(args, pos).map(UciCommand::Go),
             "stop" => Ok(UciCommand::Stop),
             "ponderhit" => Ok(UciCommand::PonderHit),
             "quit" => Ok(UciCommand::Quit),
@@ -229,22 +230,23 @@ impl UciCommand {
 mod tests {
     use super::*;
 
+    fn parse(line: &str) -> UciCommand {
+        UciCommand::parse(line, &Position::startpos())
+    }
+
     #[test]
     fn simple_commands() {
-        assert_eq!(UciCommand::parse("uci"), UciCommand::Uci);
-        assert_eq!(UciCommand::parse("  isready  "), UciCommand::IsReady);
-        assert_eq!(UciCommand::parse(""), UciCommand::Empty);
-        assert_eq!(UciCommand::parse("stop"), UciCommand::Stop);
-        assert_eq!(
-            UciCommand::parse("xyzzy 1 2"),
-            UciCommand::Unknown("xyzzy".into())
-        );
+        assert_eq!(parse("uci"), UciCommand::Uci);
+        assert_eq!(parse("  isready  "), UciCommand::IsReady);
+        assert_eq!(parse(""), UciCommand::Empty);
+        assert_eq!(parse("stop"), UciCommand::Stop);
+        assert_eq!(parse("xyzzy 1 2"), UciCommand::Unknown("xyzzy".into()));
     }
 
     #[test]
     fn position_startpos_with_moves() {
         assert_eq!(
-            UciCommand::parse("position startpos moves e2e4 e7e5"),
+            parse("position startpos moves e2e4 e7e5"),
             UciCommand::Position {
                 start: StartPosition::Startpos,
                 moves: vec!["e2e4".into(), "e7e5".into()]
@@ -254,7 +256,7 @@ mod tests {
 
     #[test]
     fn position_fen() {
-        let cmd = UciCommand::parse("position fen 8/8/8/8/8/8/8/K6k w - - 0 1 moves a1a2");
+        let cmd = parse("position fen 8/8/8/8/8/8/8/K6k w - - 0 1 moves a1a2");
         assert_eq!(
             cmd,
             UciCommand::Position {
@@ -266,83 +268,92 @@ mod tests {
 
     #[test]
     fn position_errors() {
-        assert!(matches!(
-            UciCommand::parse("position"),
-            UciCommand::Malformed(_)
-        ));
-        assert!(matches!(
-            UciCommand::parse("position fen"),
-            UciCommand::Malformed(_)
-        ));
-        assert!(matches!(
-            UciCommand::parse("position foo"),
-            UciCommand::Malformed(_)
-        ));
+        assert!(matches!(parse("position"), UciCommand::Malformed(_)));
+        assert!(matches!(parse("position fen"), UciCommand::Malformed(_)));
+        assert!(matches!(parse("position foo"), UciCommand::Malformed(_)));
     }
 
     #[test]
     fn go_full() {
-        let cmd = UciCommand::parse(
+        let cmd = parse(
             "go wtime 1000 btime -5 winc 10 binc 20 movestogo 7 depth 3 nodes 99 movetime 50 mate 2 ponder infinite",
         );
         let UciCommand::Go(go) = cmd else {
             panic!("not go")
         };
-        assert_eq!(go.wtime, Some(1000));
-        assert_eq!(go.btime, Some(0));
-        assert_eq!(go.winc, Some(10));
-        assert_eq!(go.binc, Some(20));
-        assert_eq!(go.movestogo, Some(7));
-        assert_eq!(go.depth, Some(3));
-        assert_eq!(go.nodes, Some(99));
-        assert_eq!(go.movetime, Some(50));
-        assert_eq!(go.mate, Some(2));
-        assert!(go.ponder && go.infinite);
+        let expected = Limits {
+            time_left_ms: Some(1000),
+            increment_ms: 10,
+            moves_to_go: Some(7),
+            move_time_ms: Some(50),
+            depth: Some(3),
+            nodes: Some(99),
+            mate: Some(2),
+            infinite: true,
+            ponder: true,
+        };
+        assert_eq!(go.limits, expected);
+        assert_eq!(go.perft, None);
+    }
+
+    #[test]
+    fn go_reads_the_clock_of_the_side_to_move() {
+        let black =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+                .expect("fen");
+        let UciCommand::Go(go) = UciCommand::parse("go wtime 1000 btime -5 winc 5 binc 7", &black)
+        else {
+            panic!("not go")
+        };
+        // Negative times (a flag fell) are clamped to zero.
+        assert_eq!(go.limits.time_left_ms, Some(0));
+        assert_eq!(go.limits.increment_ms, 7);
     }
 
     #[test]
     fn go_searchmoves_then_keyword() {
-        let UciCommand::Go(go) = UciCommand::parse("go searchmoves e2e4 d2d4 depth 5") else {
+        let UciCommand::Go(go) = parse("go searchmoves e2e4 e2e5 d2d4 depth 5") else {
             panic!("not go")
         };
-        assert_eq!(go.searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
-        assert_eq!(go.depth, Some(5));
+        let start = Position::startpos();
+        let legal = |text| parse_uci(&start, text).unwrap();
+        assert_eq!(go.searchmoves, vec![legal("e2e4"), legal("d2d4")]);
+        assert_eq!(
+            go.rejected_searchmoves,
+            vec![MoveError::Illegal("e2e5".into())]
+        );
+        assert_eq!(go.limits.depth, Some(5));
+        let UciCommand::Go(go) = parse("go perft 3") else {
+            panic!("not go")
+        };
+        assert_eq!(go.perft, Some(3));
     }
 
     #[test]
     fn go_errors() {
-        assert!(matches!(
-            UciCommand::parse("go depth"),
-            UciCommand::Malformed(_)
-        ));
-        assert!(matches!(
-            UciCommand::parse("go depth x"),
-            UciCommand::Malformed(_)
-        ));
-        assert!(matches!(
-            UciCommand::parse("go sideways 3"),
-            UciCommand::Malformed(_)
-        ));
+        assert!(matches!(parse("go depth"), UciCommand::Malformed(_)));
+        assert!(matches!(parse("go depth x"), UciCommand::Malformed(_)));
+        assert!(matches!(parse("go sideways 3"), UciCommand::Malformed(_)));
     }
 
     #[test]
     fn setoption_multiword() {
         assert_eq!(
-            UciCommand::parse("setoption name Move Overhead value 100"),
+            parse("setoption name Move Overhead value 100"),
             UciCommand::SetOption {
                 name: "Move Overhead".into(),
                 value: Some("100".into())
             }
         );
         assert_eq!(
-            UciCommand::parse("setoption name Clear Hash"),
+            parse("setoption name Clear Hash"),
             UciCommand::SetOption {
                 name: "Clear Hash".into(),
                 value: None
             }
         );
         assert!(matches!(
-            UciCommand::parse("setoption value 3"),
+            parse("setoption value 3"),
             UciCommand::Malformed(_)
         ));
     }

@@ -1,4 +1,4 @@
-//! XBoard / CECP v2 input parsed into commands (pure; no engine state).
+//! XBoard / CECP v2 input parsed into commands (pure: a function of the line alone).
 
 /// A `level MPS BASE INC` time control.
 #[derive(Clone, Copy, Debug, PartialEq)]
