@@ -1,24 +1,22 @@
-//! Extinction chess: rules, search, evaluation and protocols.
+//! Extinction chess, in layers that import only downwards:
 //!
-//! The rules core (`rules/`) knows nothing about search or protocols; its main types are
-//! re-exported here.
+//! * `rules/`: board, moves, notation, game results, perft, and the "check" queries;
+//! * `eval/`: the static evaluation and its weights;
+//! * `search/`: iterative deepening, alpha-beta, move ordering, SEE, the table, the clock;
+//! * `engine.rs`: the facade (settings, table, the search thread, a blocking search);
+//! * `protocol/` (UCI and XBoard sessions) and `tools/` (analyze, bench, perft, datagen,
+//!   tune), side by side on top.
+//!
+//! The rules' main types are re-exported here.
 
-pub mod rules;
-
-pub use rules::game::Game;
-pub use rules::notation::{parse_san, parse_uci, san, FenError, MoveError};
-pub use rules::outcome::Outcome;
-pub use rules::perft::{divide, divide_parallel, perft, perft_threaded};
-pub use rules::pgn::{parse_pgn, PgnError, PgnGame};
-pub use rules::position::{Position, Undo};
-pub use rules::types::{Move, MoveList, MAX_MOVES};
-
-// Engine: search, evaluation and protocols.
-pub mod analyze;
-pub mod bench;
-pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod protocol;
+pub mod rules;
 pub mod search;
-pub mod tune;
+pub mod tools;
+
+pub use rules::{
+    divide, divide_parallel, parse_pgn, parse_san, parse_uci, perft, perft_threaded, san, FenError,
+    Game, Move, MoveError, MoveList, Outcome, PgnError, PgnGame, Position, Undo, MAX_MOVES,
+};

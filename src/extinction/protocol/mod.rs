@@ -21,13 +21,14 @@ use output::say;
 use uci::Uci;
 use xboard::Xboard;
 
-/// Run a session in `protocol`, or detect it from the first non-empty input line.
-pub fn run(protocol: Option<Protocol>) {
+/// Run a session in `protocol`, or detect it from the first non-empty input line. A session
+/// answers errors in its protocol's own form, so it always ends with `Ok`.
+pub fn run(protocol: Option<Protocol>) -> Result<(), String> {
     let first = match protocol {
         Some(_) => None,
         None => match read_first_line() {
             Some(line) => Some(line),
-            None => return,
+            None => return Ok(()),
         },
     };
     let protocol = protocol.or_else(|| {
@@ -41,6 +42,7 @@ pub fn run(protocol: Option<Protocol>) {
         Some(Protocol::Xboard) => session::run(&mut Xboard::default(), first.as_deref()),
         Some(Protocol::Uci) | None => session::run(&mut Uci, first.as_deref()),
     }
+    Ok(())
 }
 
 /// The first non-empty input line, trimmed; `None` if input ends first.

@@ -578,3 +578,18 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveError> {
 pub fn uci(m: Move) -> String {
     m.to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagram_has_eight_ranks_then_side_and_fen() {
+        let d = board_diagram(&Position::startpos());
+        assert!(d.starts_with("8  r n b q k b n r\n7  p p p"));
+        assert_eq!(d.lines().count(), 10);
+        assert!(d.ends_with(
+            "White to move; FEN rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        ));
+    }
+}

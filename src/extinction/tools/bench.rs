@@ -1,21 +1,27 @@
 //! `extinction bench`: a fixed set of positions searched to a fixed depth with a fresh table,
 //! printing the total node count (deterministic: one thread, fresh state per position) and speed.
 
-use crate::console::outln;
 use std::io::Write;
 use std::time::Instant;
 
-use super::analyze::search_blocking;
-use super::rules::position::Position;
-use super::rules::Game;
-use super::search::timeman::Limits;
-use super::search::tt::TranspositionTable;
-use super::search::SearchOptions;
+use crate::console::outln;
+use crate::extinction::engine::{Engine, EngineOptions};
+use crate::extinction::rules::{Game, Position};
+use crate::extinction::search::timeman::Limits;
+use crate::extinction::search::SearchOptions;
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 8;
 /// Hash size used by bench, in MiB.
 pub const BENCH_HASH_MB: usize = 16;
+
+/// Arguments of `extinction bench`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Search depth per position.
+    #[arg(long, short, default_value_t = DEFAULT_DEPTH)]
+    pub depth: u32,
+}
 
 /// Bench positions: the start, then positions from early, middle and late phases of games
 /// between this engine and Fairy-Stockfish (all six types present for both sides).
@@ -69,7 +75,7 @@ pub struct BenchResult {
 }
 
 /// Search every bench position to `depth`; `verbose` prints per-position lines to stderr.
-pub fn run(depth: u32, verbose: bool) -> BenchResult {
+pub fn run_positions(depth: u32, verbose: bool) -> BenchResult {
     let started = Instant::now();
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -77,10 +83,13 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
             log::error!("bench: bad FEN {fen}");
             continue;
         };
-        let tt = TranspositionTable::new(BENCH_HASH_MB);
-        let options = SearchOptions::default();
+        // A fresh engine, so every position starts from an empty table.
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: BENCH_HASH_MB,
+            ..EngineOptions::default()
+        });
         let game = Game::new(pos);
-        let result = search_blocking(&game, &tt, Limits::depth(depth), &options, None);
+        let result = engine.search(&game, Limits::depth(depth), SearchOptions::default(), None);
         nodes += result.nodes;
         if verbose {
             // Progress goes to stderr; a closed stderr must not stop the bench.
@@ -103,9 +112,10 @@ pub fn run(depth: u32, verbose: bool) -> BenchResult {
     }
 }
 
-/// Run the bench and print `Nodes searched` and `Nodes/second`.
-pub fn run_and_print(depth: u32) {
-    let r = run(depth, true);
+/// Run `extinction bench`: print `Nodes searched` and `Nodes/second`.
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    let r = run_positions(args.depth, true);
     outln!("Nodes searched: {}", r.nodes);
     outln!("Nodes/second: {}", r.nodes * 1000 / r.time_ms.max(1));
+    Ok(())
 }

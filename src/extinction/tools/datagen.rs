@@ -11,15 +11,12 @@ use std::sync::Mutex;
 
 use shakmaty::Color;
 
-use super::rules::game::Game;
-use super::rules::pgn::parse_pgn;
-use super::rules::position::Position;
-use super::rules::threats::{can_capture_last_piece, threatened_last_pieces};
-use super::rules::types::MoveList;
-use super::search::movepick::is_quiet;
-use super::search::timeman::{Limits, SearchClock, Signals};
-use super::search::tt::TranspositionTable;
-use super::search::{is_loss, is_win, search, SearchOptions};
+use crate::extinction::engine::{Engine, EngineOptions};
+use crate::extinction::rules::threats::{can_capture_last_piece, threatened_last_pieces};
+use crate::extinction::rules::{parse_pgn, Game, MoveList, Position};
+use crate::extinction::search::movepick::is_quiet;
+use crate::extinction::search::timeman::Limits;
+use crate::extinction::search::{is_loss, is_win, SearchOptions};
 use crate::rng::Rng;
 
 /// Arguments of `extinction datagen`.
@@ -64,8 +61,8 @@ pub struct ImportArgs {
 
 /// Games longer than this are scored as draws.
 const MAX_GAME_PLIES: usize = 400;
-/// Stack size of a game-playing thread (the search recursion keeps move lists on the stack).
-const WORKER_STACK_BYTES: usize = 64 * 1024 * 1024;
+/// Hash size of each game's engine, in MiB.
+const GAME_HASH_MB: usize = 8;
 
 /// Whether a position is quiet enough for the static evaluation to be judged on it.
 pub fn is_quiet_position(pos: &Position) -> bool {
@@ -111,8 +108,10 @@ fn random_start(openings: &[String], rng: &mut Rng, random_plies: u32) -> Option
 /// Play one self-play game; returns the quiet positions' FENs and White's score.
 fn play_game(start: Game, nodes: u64) -> (Vec<String>, &'static str) {
     let mut game = start;
-    let tt = TranspositionTable::new(8);
-    let options = SearchOptions::default();
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: GAME_HASH_MB,
+        ..EngineOptions::default()
+    });
     let mut fens = Vec::new();
     for _ in 0..MAX_GAME_PLIES {
         if let Some(outcome) = game.outcome() {
@@ -123,8 +122,7 @@ fn play_game(start: Game, nodes: u64) -> (Vec<String>, &'static str) {
             nodes: Some(nodes),
             ..Limits::default()
         };
-        let clock = SearchClock::start(limits, 0, Signals::new());
-        let result = search(&game, &tt, &clock, &options, None);
+        let result = engine.search(&game, limits, SearchOptions::default(), None);
         let Some(m) = result.best_move else {
             return (fens, white_score(None));
         };
@@ -163,31 +161,29 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
     let positions = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..args.threads.max(1) {
-            let spawned = std::thread::Builder::new()
-                .stack_size(WORKER_STACK_BYTES)
-                .spawn_scoped(scope, || loop {
-                    let index = next_game.fetch_add(1, Ordering::Relaxed);
-                    if index >= args.games {
-                        break;
-                    }
-                    let mut rng = Rng::new(args.seed.wrapping_mul(1_000_003) + index as u64);
-                    let Some(start) = random_start(&openings, &mut rng, args.random_plies) else {
-                        continue;
-                    };
-                    let (fens, score) = play_game(start, args.nodes);
-                    positions.fetch_add(fens.len(), Ordering::Relaxed);
-                    let Ok(mut w) = out.lock() else { break };
-                    for fen in &fens {
-                        let _ = writeln!(w, "{fen} | {score}");
-                    }
-                    let _ = w.flush();
-                    eprintln!(
-                        "game {:>5}/{}: {score:>3}, {} positions",
-                        index + 1,
-                        args.games,
-                        fens.len()
-                    );
-                });
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, || loop {
+                let index = next_game.fetch_add(1, Ordering::Relaxed);
+                if index >= args.games {
+                    break;
+                }
+                let mut rng = Rng::new(args.seed.wrapping_mul(1_000_003) + index as u64);
+                let Some(start) = random_start(&openings, &mut rng, args.random_plies) else {
+                    continue;
+                };
+                let (fens, score) = play_game(start, args.nodes);
+                positions.fetch_add(fens.len(), Ordering::Relaxed);
+                let Ok(mut w) = out.lock() else { break };
+                for fen in &fens {
+                    let _ = writeln!(w, "{fen} | {score}");
+                }
+                let _ = w.flush();
+                eprintln!(
+                    "game {:>5}/{}: {score:>3}, {} positions",
+                    index + 1,
+                    args.games,
+                    fens.len()
+                );
+            });
             if let Err(e) = spawned {
                 eprintln!("datagen: cannot start a worker: {e}");
             }

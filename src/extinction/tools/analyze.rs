@@ -5,21 +5,15 @@
 //! `{"type":"info",...}` per depth/PV, then `{"type":"result",...}` for a position; for a PGN,
 //! one `{"type":"move",...}` per played move and a final `{"type":"summary",...}`.
 
-use crate::console::outln;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::rules::game::Game;
-use super::rules::notation::{board_diagram, parse_uci, san};
-use super::rules::pgn::parse_pgn;
-use super::rules::position::Position;
-use super::rules::types::Move;
-use super::search::timeman::{Limits, SearchClock, Signals};
-use super::search::tt::TranspositionTable;
-use super::search::{
-    is_loss, is_win, mate_moves, search, SearchInfo, SearchOptions, SearchResult,
-    SEARCH_STACK_BYTES,
-};
+use crate::console::outln;
+use crate::extinction::engine::{Engine, EngineOptions, Reporter};
+use crate::extinction::rules::{board_diagram, parse_pgn, parse_san, parse_uci, san};
+use crate::extinction::rules::{Game, Move, Position};
+use crate::extinction::search::timeman::Limits;
+use crate::extinction::search::{is_loss, is_win, mate_moves, SearchInfo, SearchOptions};
 
 /// Command-line arguments of `extinction analyze`.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -142,30 +136,7 @@ fn limits(args: &AnalyzeArgs, default_depth: u32) -> Limits {
     l
 }
 
-/// Search on a thread with a large stack and wait for the result.
-pub fn search_blocking(
-    game: &Game,
-    tt: &TranspositionTable,
-    limits: Limits,
-    options: &SearchOptions,
-    report: Option<&mut (dyn FnMut(&SearchInfo) + Send)>,
-) -> SearchResult {
-    let clock = SearchClock::start(limits, 0, Signals::new());
-    std::thread::scope(|scope| {
-        let handle = std::thread::Builder::new()
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn_scoped(scope, || {
-                let report = report.map(|r| r as &mut dyn FnMut(&SearchInfo));
-                search(game, tt, &clock, options, report)
-            });
-        match handle {
-            Ok(h) => h.join().unwrap_or_default(),
-            Err(_) => SearchResult::default(),
-        }
-    })
-}
-
-fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
+fn analyse_position(args: &AnalyzeArgs, game: &Game, engine: &mut Engine) {
     let pos = game.position().clone();
     if !args.json {
         outln!("{}", board_diagram(&pos));
@@ -189,7 +160,7 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
     let json = args.json;
     let several = options.multipv > 1;
     let report_pos = pos.clone();
-    let mut report = move |info: &SearchInfo| {
+    let report: Reporter = Box::new(move |info: &SearchInfo| {
         let sans = san_line(&report_pos, &info.pv);
         if json {
             let ucis: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
@@ -220,8 +191,8 @@ fn analyse_position(args: &AnalyzeArgs, game: &Game, tt: &TranspositionTable) {
                 numbered(&report_pos, &sans)
             );
         }
-    };
-    let result = search_blocking(game, tt, limits(args, 10), &options, Some(&mut report));
+    });
+    let result = engine.search(game, limits(args, 10), options, Some(report));
     let best = result.best_move.map(|m| m.to_string());
     if args.json {
         outln!(
@@ -261,7 +232,7 @@ pub fn is_blunder(best: i32, played: i32, threshold: i32) -> bool {
     best - played >= threshold
 }
 
-fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, tt: &TranspositionTable) -> Result<(), String> {
+fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, engine: &mut Engine) -> Result<(), String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let pgn = parse_pgn(&text).map_err(|e| format!("bad PGN: {e}"))?;
@@ -273,17 +244,17 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, tt: &TranspositionTable) -> R
     let mut analysed = 0;
     for (ply, text) in pgn.moves.iter().enumerate() {
         let pos = game.position().clone();
-        let played = match super::rules::notation::parse_san(&pos, text) {
+        let played = match parse_san(&pos, text) {
             Ok(m) => m,
             Err(e) => return Err(format!("move {} '{text}': {e}", ply + 1)),
         };
         let limits = limits(args, 7);
-        let best = search_blocking(&game, tt, limits.clone(), &SearchOptions::default(), None);
+        let best = engine.search(&game, limits.clone(), SearchOptions::default(), None);
         let only_played = SearchOptions {
             multipv: 1,
             searchmoves: vec![played],
         };
-        let played_result = search_blocking(&game, tt, limits, &only_played, None);
+        let played_result = engine.search(&game, limits, only_played, None);
         let blunder = is_blunder(best.score, played_result.score, args.blunder_threshold);
         analysed += 1;
         if blunder {
@@ -337,9 +308,14 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, tt: &TranspositionTable) -> R
 
 /// Run `extinction analyze`.
 pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
-    let tt = TranspositionTable::new(args.hash.clamp(1, 4096));
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: args.hash,
+        // Analysis owns the machine: nothing to keep back for a GUI.
+        move_overhead_ms: 0,
+        ..EngineOptions::default()
+    });
     if let Some(path) = &args.pgn {
-        return analyse_pgn(args, path, &tt);
+        return analyse_pgn(args, path, &mut engine);
     }
     let start = match &args.fen {
         Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
@@ -352,7 +328,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
             return Err(format!("move '{text}' is not legal"));
         }
     }
-    analyse_position(args, &game, &tt);
+    analyse_position(args, &game, &mut engine);
     Ok(())
 }
 
@@ -374,12 +350,5 @@ mod tests {
     fn json_escapes() {
         assert_eq!(json_string("a\"b\\c"), "\"a\\\"b\\\\c\"");
         assert_eq!(json_score(-(MATE - 8)), "{\"mate\":-4}");
-    }
-
-    #[test]
-    fn diagram_has_eight_ranks() {
-        let d = board_diagram(&Position::startpos());
-        assert!(d.starts_with("8  r n b q k b n r"));
-        assert_eq!(d.lines().count(), 10);
     }
 }

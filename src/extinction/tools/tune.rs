@@ -14,9 +14,9 @@ use std::path::PathBuf;
 
 use shakmaty::Color;
 
-use super::eval::weights_tuned::{self, GENERATED_MARKER};
-use super::eval::{evaluate_with, Score, Weights, ACTIVE_WEIGHTS, DEFAULT_WEIGHTS};
-use super::rules::position::{role_index, Position, ROLES};
+use crate::extinction::eval::weights_tuned::{self, GENERATED_MARKER};
+use crate::extinction::eval::{evaluate_with, Score, Weights, ACTIVE_WEIGHTS, DEFAULT_WEIGHTS};
+use crate::extinction::rules::position::{role_index, Position, ROLES};
 
 /// Arguments of `extinction tune`.
 #[derive(clap::Args, Debug, Clone)]
