@@ -448,23 +448,11 @@ impl Position {
         let them = us.other();
         let from = m.from() as u32;
         let to = m.to() as u32;
-        let undo = Undo {
-            key: self.key,
-            halfmove: self.halfmove,
-            captured: if m.is_castle() {
-                0
-            } else {
-                self.board[to as usize]
-            },
-            castling: self.castling,
-            ep: self.ep,
-            status: self.status,
-        };
-        if self.ep != NO_SQUARE {
-            self.key ^= zobrist::en_passant_key(sq(self.ep as u32).file());
-            self.ep = NO_SQUARE;
-        }
-        self.halfmove += 1;
+        let undo = self.begin_move(if m.is_castle() {
+            0
+        } else {
+            self.board[to as usize]
+        });
 
         if m.is_castle() {
             let king = self.remove(from);
@@ -518,23 +506,16 @@ impl Position {
             self.key ^= Self::castling_rights_key(self.castling & lost);
             self.castling &= !lost;
         }
-        if us == Color::Black {
-            self.fullmoves += 1;
-        }
-        self.turn = them;
-        self.key ^= zobrist::white_turn_key();
+        self.pass_turn();
         undo
     }
 
     /// Take back `m`, which must be the last move played, with the [`Undo`] it returned.
     #[inline]
     pub fn undo_move(&mut self, m: Move, undo: Undo) {
-        let them = self.turn;
-        let us = them.other();
-        self.turn = us;
-        if us == Color::Black {
-            self.fullmoves -= 1;
-        }
+        self.take_turn_back();
+        let us = self.turn;
+        let them = us.other();
         let from = m.from() as u32;
         let to = m.to() as u32;
         if m.is_castle() {
@@ -557,20 +538,33 @@ impl Position {
                 self.put_raw(code(them, Role::Pawn), cap);
             }
         }
-        self.key = undo.key;
-        self.halfmove = undo.halfmove;
-        self.castling = undo.castling;
-        self.ep = undo.ep;
-        self.status = undo.status;
+        self.restore(undo);
     }
 
     /// Pass the turn (for null-move pruning); clears the en passant square.
     #[inline]
     pub fn do_null_move(&mut self) -> Undo {
+        let undo = self.begin_move(0);
+        self.pass_turn();
+        undo
+    }
+
+    /// Take back a null move.
+    #[inline]
+    pub fn undo_null_move(&mut self, undo: Undo) {
+        self.take_turn_back();
+        self.restore(undo);
+    }
+
+    /// First steps of a move or a null move: remember what is restored on taking it back
+    /// (with `captured`, the code of the piece it takes), clear the en passant square and
+    /// count the half-move.
+    #[inline]
+    fn begin_move(&mut self, captured: u8) -> Undo {
         let undo = Undo {
             key: self.key,
             halfmove: self.halfmove,
-            captured: 0,
+            captured,
             castling: self.castling,
             ep: self.ep,
             status: self.status,
@@ -580,21 +574,31 @@ impl Position {
             self.ep = NO_SQUARE;
         }
         self.halfmove += 1;
+        undo
+    }
+
+    /// Last step of a move or a null move: the other side is to move.
+    #[inline]
+    fn pass_turn(&mut self) {
         if self.turn == Color::Black {
             self.fullmoves += 1;
         }
         self.turn = self.turn.other();
         self.key ^= zobrist::white_turn_key();
-        undo
     }
 
-    /// Take back a null move.
+    /// First step of taking a move back: the side that made it is to move again.
     #[inline]
-    pub fn undo_null_move(&mut self, undo: Undo) {
+    fn take_turn_back(&mut self) {
         self.turn = self.turn.other();
         if self.turn == Color::Black {
             self.fullmoves -= 1;
         }
+    }
+
+    /// Last step of taking a move back: the fields the move changed besides the pieces.
+    #[inline]
+    fn restore(&mut self, undo: Undo) {
         self.key = undo.key;
         self.halfmove = undo.halfmove;
         self.castling = undo.castling;
