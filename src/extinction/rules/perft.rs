@@ -41,29 +41,26 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
+/// Each move of `pos` with the position after it, in generation order.
+fn children(pos: &Position) -> Vec<(Move, Position)> {
+    let mut list = MoveList::new();
+    pos.generate_moves(&mut list);
+    list.iter().map(|&m| (m, pos.after(m))).collect()
+}
+
 /// [`divide`] with root moves spread over the current rayon thread pool.
 pub fn divide_parallel(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     if depth <= 1 {
         return divide(&mut pos.clone(), depth);
     }
-    let mut list = MoveList::new();
-    pos.generate_moves(&mut list);
-    // At depth 2+ split one level deeper too so both threads stay busy to the end.
-    list.as_slice()
-        .par_iter()
-        .map(|&m| {
-            let mut child = pos.clone();
-            child.do_move(m);
+    children(pos)
+        .into_par_iter()
+        .map(|(m, mut child)| {
+            // From depth 3 on, split one level deeper too so both threads stay busy to the end.
             let n = if depth >= 3 {
-                let mut sub = MoveList::new();
-                child.generate_moves(&mut sub);
-                sub.as_slice()
-                    .par_iter()
-                    .map(|&m2| {
-                        let mut grandchild = child.clone();
-                        grandchild.do_move(m2);
-                        perft(&mut grandchild, depth - 2)
-                    })
+                children(&child)
+                    .into_par_iter()
+                    .map(|(_, mut grandchild)| perft(&mut grandchild, depth - 2))
                     .sum()
             } else {
                 perft(&mut child, depth - 1)
