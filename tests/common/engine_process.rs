@@ -1,13 +1,9 @@
 //! Drive the real `extinction` binary over pipes, as a GUI does.
 
-#![allow(dead_code)]
-
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-
-use variant_engines::extinction::{Game, Move, MoveList, Position};
 
 /// A running engine process with line-based I/O.
 pub struct EngineProcess {
@@ -145,45 +141,4 @@ impl Drop for EngineProcess {
             let _ = self.child.wait();
         }
     }
-}
-
-/// Tiny deterministic generator for picking random moves.
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// Next pseudo-random number.
-    pub fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
-
-/// All legal moves of `pos`.
-pub fn legal_moves(pos: &Position) -> Vec<Move> {
-    let mut list = MoveList::new();
-    pos.generate_moves(&mut list);
-    list.iter().copied().collect()
-}
-
-/// A random legal move of the game's current position.
-pub fn random_move(game: &Game, rng: &mut Lcg) -> Move {
-    let moves = legal_moves(game.position());
-    moves[(rng.next() as usize) % moves.len()]
-}
-
-/// FEN after the spec's sample game (White to move after 13...Rd4), replayed with the rules
-/// core's SAN parser.
-pub fn sample_game_final_fen() -> String {
-    let sans =
-        "e4 d5 exd5 Qxd5 Nc3 Qa5 a3 e5 b4 Bxb4 axb4 Qxa1 Bc4 Nf6 Ba2 O-O Nge2 Rd8 Bc4 Nc6 b5 Nd4 \
-                O-O Nxe2 Nxe2 Rd4";
-    let mut game = Game::new(Position::startpos());
-    for san in sans.split_whitespace() {
-        game.play_san(san)
-            .unwrap_or_else(|e| panic!("replay {san}: {e}"));
-    }
-    game.position().fen()
 }

@@ -1,5 +1,6 @@
-//! Perft of hand-picked tricky positions; every number was produced by Fairy-Stockfish 11.1
-//! (`UCI_Variant extinction`, `go perft N`), the reference implementation.
+//! Perft against the reference implementation, Fairy-Stockfish 11.1 (`UCI_Variant
+//! extinction`, `go perft N`), which produced every number here: hand-picked tricky positions,
+//! and every depth listed in `tests/data/perft-suite.epd`.
 
 use variant_engines::extinction::{perft, perft_threaded, Position};
 
@@ -82,4 +83,55 @@ fn start_position_depth_5() {
 fn threaded_perft_agrees() {
     let pos = Position::from_fen(CASES[1].0).unwrap();
     assert_eq!(perft_threaded(&pos, 4, 2), CASES[1].1[3]);
+}
+
+const SUITE: &str = include_str!("data/perft-suite.epd");
+
+/// One suite line: FEN and (depth, expected nodes) pairs.
+fn parse_line(line: &str) -> (String, Vec<(u32, u64)>) {
+    let mut parts = line.split(';');
+    let fen = parts.next().unwrap().trim().to_string();
+    let depths = parts
+        .map(|p| {
+            let mut it = p.split_whitespace();
+            let tag = it.next().expect("depth tag");
+            let depth = tag
+                .strip_prefix('D')
+                .expect("tag starts with D")
+                .parse()
+                .expect("depth number");
+            let nodes = it.next().expect("node count").parse().expect("node number");
+            (depth, nodes)
+        })
+        .collect();
+    (fen, depths)
+}
+
+#[test]
+fn perft_suite_matches_fairy_stockfish() {
+    let mut positions = 0;
+    let mut failures = Vec::new();
+    for line in SUITE
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let (fen, depths) = parse_line(line);
+        let mut pos = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        positions += 1;
+        for (depth, expected) in depths {
+            let got = perft(&mut pos, depth);
+            if got != expected {
+                failures.push(format!(
+                    "{fen} depth {depth}: expected {expected}, got {got}"
+                ));
+            }
+        }
+    }
+    assert!(positions >= 60, "suite has only {positions} positions");
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
 }

@@ -2,6 +2,7 @@
 
 use shakmaty::Color;
 use variant_engines::extinction::{parse_pgn, parse_san, san, Game, MoveError, MoveList, Position};
+use variant_engines::rng::Rng;
 
 const SAMPLE_PGN: &str = r#"[Event "Messigny"]
 [Site "Messigny"]
@@ -41,13 +42,7 @@ fn sample_game_replays_from_san() {
 
 #[test]
 fn san_round_trips_on_random_lines() {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     for _ in 0..200 {
         let mut pos = Position::startpos();
         for _ in 0..120 {
@@ -60,7 +55,7 @@ fn san_round_trips_on_random_lines() {
                 let text = san(&pos, m);
                 assert_eq!(parse_san(&pos, &text), Ok(m), "{text} in {}", pos.fen());
             }
-            let m = list[(next() % list.len() as u64) as usize];
+            let m = list[rng.below(list.len())];
             pos.do_move(m);
         }
     }
