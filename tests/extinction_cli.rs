@@ -3,9 +3,7 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::sample_game_final_fen;
 
@@ -156,37 +154,6 @@ fn bad_fen_is_one_line_exit_2() {
     }
 }
 
-/// Run `extinction args` with `input` on stdin and its stdout closed before it writes anything
-/// (the extreme case of `| head -1`); returns whether it exited with status 0, and its stderr.
-fn run_into_closed_pipe(args: &[&str], input: &str) -> (bool, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_extinction"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start extinction");
-    drop(child.stdout.take());
-    if let Some(mut stdin) = child.stdin.take() {
-        // The engine may be gone already: then the input is simply not needed.
-        let _ = stdin.write_all(input.as_bytes());
-    }
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("{args:?} hangs after its stdout closed");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let mut err = String::new();
-    let _ = child.stderr.take().map(|mut e| e.read_to_string(&mut err));
-    (status.success(), err)
-}
-
 #[test]
 fn every_subcommand_survives_a_closed_output_pipe() {
     let dir = std::env::temp_dir().join(format!("extinction-pipe-{}", std::process::id()));
@@ -257,8 +224,12 @@ fn every_subcommand_survives_a_closed_output_pipe() {
             Some(&"tune") => args.extend(["--out", weights.to_str().unwrap()]),
             _ => {}
         }
-        let (ok, err) = run_into_closed_pipe(&args, input);
-        assert!(ok && !err.contains("panicked"), "{args:?}: {err}");
+        let (status, err) =
+            common::extinction_into_closed_pipe(&args, input, Duration::from_secs(120));
+        assert!(
+            status.success() && !err.contains("panicked"),
+            "{args:?}: {status:?}, {err}"
+        );
     }
     // The tools that write files did write them.
     assert!(std::fs::read_to_string(&imported).unwrap().contains(" | 0"));

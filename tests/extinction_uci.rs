@@ -314,41 +314,12 @@ fn sample_game_final_position_is_lost_in_four_within_a_second() {
 
 #[test]
 fn closed_stdout_ends_quietly_without_panic() {
-    use std::io::{Read, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_extinction"))
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start");
-    // The GUI stops reading before the engine has written anything.
-    drop(child.stdout.take());
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = writeln!(stdin, "uci");
-    let _ = writeln!(stdin, "position startpos");
-    let _ = writeln!(stdin, "go depth 4");
-    let _ = stdin.flush();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "engine hangs after stdout closed"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    drop(stdin);
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    // The GUI stops reading before the engine has written anything; stdin stays open.
+    let (status, err) = common::extinction_into_closed_pipe(
+        &["uci"],
+        "uci\nposition startpos\ngo depth 4\n",
+        Duration::from_secs(10),
+    );
     assert!(status.success(), "status {status:?}, stderr {err}");
     assert!(!err.contains("panicked"), "{err}");
 }

@@ -1,7 +1,7 @@
 //! Drive the real `extinction` binary over pipes, as a GUI does.
 
 use std::io::Write;
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -17,13 +17,7 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Start the release binary with `args`.
     pub fn start(args: &[&str]) -> EngineProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_extinction"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start extinction");
+        let mut child = super::spawn_extinction(args, Stdio::null());
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = mpsc::channel();

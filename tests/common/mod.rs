@@ -6,7 +6,9 @@
 
 pub mod engine_process;
 
-use std::process::Command;
+use std::io::{Read, Write};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 use variant_engines::extinction::{Game, Move, MoveList, Position};
 use variant_engines::rng::Rng;
@@ -38,6 +40,50 @@ pub fn run(path: &str, args: &[&str]) -> Run {
 /// Run the release `extinction` binary with `args` to completion.
 pub fn extinction(args: &[&str]) -> Run {
     run(env!("CARGO_BIN_EXE_extinction"), args)
+}
+
+/// Start the release `extinction` binary with `args`, stdin and stdout piped.
+pub fn spawn_extinction(args: &[&str], stderr: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_extinction"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("start extinction")
+}
+
+/// Run `extinction args` with `input` on stdin (kept open) and its stdout closed before it
+/// writes anything, the extreme case of `| head -1`; returns how it ended and its stderr.
+/// Fails if it is still running after `timeout`.
+pub fn extinction_into_closed_pipe(
+    args: &[&str],
+    input: &str,
+    timeout: Duration,
+) -> (ExitStatus, String) {
+    let mut child = spawn_extinction(args, Stdio::piped());
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The engine may be gone already: then the input is simply not needed.
+    let _ = stdin
+        .write_all(input.as_bytes())
+        .and_then(|()| stdin.flush());
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("extinction {args:?} hangs after its stdout closed");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    drop(stdin);
+    let mut err = String::new();
+    let _ = child.stderr.take().map(|mut e| e.read_to_string(&mut err));
+    (status, err)
 }
 
 /// Whether an outside program a test needs is here (`available`). Without it the test is
