@@ -119,21 +119,23 @@ impl Move {
     /// Destination square of the king for a castling move.
     #[inline]
     pub fn castle_king_to(self) -> Square {
-        let file = if self.to() > self.from() {
-            File::G
-        } else {
-            File::C
-        };
-        Square::from_coords(file, self.from().rank())
+        self.castling_square(File::G, File::C)
     }
 
     /// Destination square of the rook for a castling move.
     #[inline]
     pub fn castle_rook_to(self) -> Square {
+        self.castling_square(File::F, File::D)
+    }
+
+    /// The square on the castling rank on file `king_side` or `queen_side`, by the side this
+    /// castling move goes to.
+    #[inline]
+    fn castling_square(self, king_side: File, queen_side: File) -> Square {
         let file = if self.to() > self.from() {
-            File::F
+            king_side
         } else {
-            File::D
+            queen_side
         };
         Square::from_coords(file, self.from().rank())
     }
