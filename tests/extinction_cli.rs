@@ -1,21 +1,16 @@
-//! `extinction analyze` and `extinction bench` through the release binary.
+//! The `extinction` command line through the release binary: `analyze`, `bench` and `perft`
+//! (output formats, threads, clean errors), and every subcommand meeting a closed output pipe.
 
-mod engine_process;
+mod common;
 
-use std::process::Command;
+use std::time::Duration;
 
-use engine_process::sample_game_final_fen;
+use common::sample_game_final_fen;
 
+/// Run `extinction args`: (success, stdout, stderr).
 fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_extinction"))
-        .args(args)
-        .output()
-        .expect("run extinction");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    let r = common::extinction(args);
+    (r.code == 0, r.stdout, r.stderr)
 }
 
 fn json_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
@@ -120,4 +115,126 @@ fn bench_is_deterministic() {
     assert_eq!(nodes(&out1), nodes(&out2));
     assert!(nodes(&out1) > 1000);
     assert!(out1.lines().any(|l| l.starts_with("Nodes/second: ")));
+}
+
+#[test]
+fn divide_lines_and_total() {
+    // Fairy-Stockfish 11.1: go perft 3 from the start gives 8902, e.g. e2e4: 600.
+    let r = common::extinction(&["perft", "--depth", "3", "--divide", "--threads", "2"]);
+    assert_eq!(r.code, 0);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 21);
+    assert!(lines.contains(&"e2e4: 600"));
+    assert_eq!(lines[20], "Nodes searched: 8902");
+}
+
+#[test]
+fn fen_option_and_threads() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let r = common::extinction(&["perft", "--depth", "3", "--fen", fen, "--threads", "2"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout.trim(), "Nodes searched: 98456");
+    let r = common::extinction(&["perft", "--depth", "1", "--fen", fen, "--divide"]);
+    assert!(r.stdout.contains("e1g1: 1") && r.stdout.contains("e1c1: 1"));
+}
+
+#[test]
+fn bad_fen_is_one_line_exit_2() {
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "garbage",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "P7/8/8/8/8/8/8/k6K w - -",
+    ] {
+        let r = common::extinction(&["perft", "--depth", "2", "--fen", fen]);
+        assert_eq!(r.code, 2, "{fen}");
+        assert!(r.stdout.is_empty());
+        assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+        assert!(!r.stderr.contains("panicked"));
+    }
+}
+
+#[test]
+fn every_subcommand_survives_a_closed_output_pipe() {
+    let dir = std::env::temp_dir().join(format!("extinction-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let openings = file("openings.epd", &format!("{start}\n"));
+    let pgn = file(
+        "game.pgn",
+        "[Result \"0-1\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. a3 e5 5. b4 Bxb4 0-1\n",
+    );
+    let labelled = file("labelled.txt", &format!("{start} | 0.5\n").repeat(120));
+    let (selfplay, imported, weights) = (
+        dir.join("selfplay.txt"),
+        dir.join("imported.txt"),
+        dir.join("weights.rs"),
+    );
+    let sample = sample_game_final_fen();
+    let session = "uci\nposition startpos\ngo depth 3\nisready\n";
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["perft", "--depth", "3", "--divide"], ""),
+        (vec!["perft", "--depth", "3", "--threads", "2"], ""),
+        (vec!["analyze", "--depth", "4"], ""),
+        (
+            vec!["analyze", "--fen", &sample, "--depth", "4", "--json"],
+            "",
+        ),
+        (vec!["analyze", "--pgn", &pgn, "--depth", "2"], ""),
+        (vec!["bench", "--depth", "1"], ""),
+        (
+            vec![
+                "datagen",
+                "--games",
+                "1",
+                "--nodes",
+                "200",
+                "--openings",
+                &openings,
+            ],
+            "",
+        ),
+        (vec!["import-pgn", "--pgn", &pgn, "--skip-plies", "0"], ""),
+        (
+            vec![
+                "tune",
+                "--data",
+                &labelled,
+                "--epochs",
+                "1",
+                "--holdout",
+                "0",
+            ],
+            "",
+        ),
+        (vec!["uci"], session),
+        (vec!["xboard"], "xboard\nprotover 2\nping 1\n"),
+        (vec![], session),
+        (vec!["--help"], ""),
+    ];
+    for (mut args, input) in cases {
+        match args.first() {
+            Some(&"datagen") => args.extend(["--out", selfplay.to_str().unwrap()]),
+            Some(&"import-pgn") => args.extend(["--out", imported.to_str().unwrap()]),
+            Some(&"tune") => args.extend(["--out", weights.to_str().unwrap()]),
+            _ => {}
+        }
+        let (status, err) =
+            common::extinction_into_closed_pipe(&args, input, Duration::from_secs(120));
+        assert!(
+            status.success() && !err.contains("panicked"),
+            "{args:?}: {status:?}, {err}"
+        );
+    }
+    // The tools that write files did write them.
+    assert!(std::fs::read_to_string(&imported).unwrap().contains(" | 0"));
+    assert!(std::fs::read_to_string(&weights)
+        .unwrap()
+        .contains("pub const TUNED_WEIGHTS"));
+    let _ = std::fs::remove_dir_all(&dir);
 }
