@@ -9,9 +9,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::Role;
 
-use super::movepick::{is_quiet, wins_by_extinction, History, ScoredMoves};
+use super::movepick::{
+    continuation_key, is_quiet, wins_by_extinction, History, MoveContext, ScoredMoves,
+};
 use super::score::{
-    is_loss, is_win, score_from_tt, score_to_tt, ScoreBound, INFINITE, MATE, MAX_PLY,
+    is_loss, is_win, score_from_tt, score_to_tt, ScoreBound, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
 use super::see::see;
 use super::timeman::SearchClock;
@@ -55,6 +57,12 @@ pub struct Searcher<'a> {
     pub(super) root_depth: i32,
     killers: [[Move; 2]; MAX_PLY + 2],
     pub(super) history: History,
+    /// Continuation key of the move played at each ply of the current path (`None`: null move).
+    played: [Option<usize>; MAX_PLY + 2],
+    /// Static evaluation at each ply of the current path (`None` where a last piece was attacked).
+    evals: [Option<i32>; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply (`Move::NULL`: none).
+    excluded: [Move; MAX_PLY + 2],
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     lmr: Box<[[u8; 64]; 64]>,
@@ -79,6 +87,9 @@ impl<'a> Searcher<'a> {
             root_depth: 0,
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             history: History::default(),
+            played: [None; MAX_PLY + 2],
+            evals: [None; MAX_PLY + 2],
+            excluded: [Move::NULL; MAX_PLY + 2],
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             lmr: lmr_table(),
@@ -106,7 +117,8 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn push_move(&mut self, m: Move) -> Undo {
+    pub(super) fn push_move(&mut self, m: Move, ply: usize) -> Undo {
+        self.played[ply] = Some(continuation_key(&self.pos, m));
         let undo = self.pos.do_move(m);
         self.keys.push(self.pos.key());
         undo
@@ -162,6 +174,14 @@ impl<'a> Searcher<'a> {
         self.extinction_score(ply)
     }
 
+    /// The moves before `ply` as the continuation history sees them.
+    fn context(&self, ply: usize) -> MoveContext {
+        MoveContext {
+            previous: if ply >= 1 { self.played[ply - 1] } else { None },
+            before: if ply >= 2 { self.played[ply - 2] } else { None },
+        }
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv[ply][ply] = m;
@@ -200,10 +220,27 @@ impl<'a> Searcher<'a> {
         if ply >= MAX_PLY - 1 {
             return evaluate(&self.pos);
         }
+        let key = self.pos.key();
+        let hit = self.tt.probe(key);
+        let mut hash_move = Move::NULL;
+        if let Some(h) = hit {
+            let s = score_from_tt(h.score, ply);
+            if match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+                Bound::None => false,
+            } {
+                return s;
+            }
+            hash_move = Move::from_u16(h.packed_move);
+        }
+        let original_alpha = alpha;
         let us = self.pos.turn();
         let evading = qdepth == 0 && threatened_last_pieces(&self.pos, us).any();
         let mut list = MoveList::new();
         let mut best;
+        let mut static_eval = 0;
         if evading {
             self.pos.generate_moves(&mut list);
             if list.is_empty() {
@@ -211,30 +248,46 @@ impl<'a> Searcher<'a> {
             }
             best = -INFINITE;
         } else {
-            let stand_pat = evaluate(&self.pos);
-            if stand_pat >= beta {
-                return stand_pat;
+            static_eval = match hit {
+                Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval as i32,
+                _ => evaluate(&self.pos),
+            };
+            if static_eval >= beta {
+                if hit.is_none() {
+                    self.store(
+                        key,
+                        Move::NULL,
+                        static_eval,
+                        static_eval,
+                        0,
+                        Bound::Lower,
+                        ply,
+                    );
+                }
+                return static_eval;
             }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
+            alpha = alpha.max(static_eval);
+            best = static_eval;
             self.pos.generate_captures(&mut list);
         }
         let mut moves = if evading {
             ScoredMoves::for_search(
                 &self.pos,
                 &list,
-                Move::NULL,
+                hash_move,
                 &self.killers[ply],
                 &self.history,
+                self.context(ply),
             )
         } else {
-            ScoredMoves::for_quiescence(&self.pos, &list)
+            ScoredMoves::for_quiescence(&self.pos, &list, hash_move)
         };
+        let mut best_move = Move::NULL;
         while let Some((m, _)) = moves.next_best() {
             if !evading && see(&self.pos, m) < 0 {
                 continue;
             }
-            let undo = self.push_move(m);
+            let undo = self.push_move(m, ply);
             let score = -self.quiescence(-beta, -alpha, ply + 1, qdepth + 1);
             self.pop_move(m, undo);
             if self.stopped {
@@ -244,6 +297,7 @@ impl<'a> Searcher<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = m;
                     self.update_pv(ply, m);
                     if alpha >= beta {
                         break;
@@ -251,7 +305,39 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store(key, best_move, best, static_eval, 0, bound, ply);
         best
+    }
+
+    /// Write a node's result to the transposition table (mate scores made ply-independent).
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &self,
+        key: u64,
+        best_move: Move,
+        score: i32,
+        static_eval: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        self.tt.store(
+            key,
+            TtHit {
+                packed_move: best_move.to_u16(),
+                score: score_to_tt(score, ply),
+                eval: static_eval.clamp(-MATE, MATE) as i16,
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
     }
 
     /// Principal variation search at an interior node.
@@ -286,12 +372,14 @@ impl<'a> Searcher<'a> {
             return self.win_now(ply);
         }
 
+        let excluded = self.excluded[ply];
         let key = self.pos.key();
         let hit = self.tt.probe(key);
         let hash_move = hit.map_or(Move::NULL, |h| Move::from_u16(h.packed_move));
         if let Some(h) = hit {
             let s = score_from_tt(h.score, ply);
             if !pv_node
+                && excluded == Move::NULL
                 && h.depth as i32 >= depth
                 && match h.bound {
                     Bound::Exact => true,
@@ -309,15 +397,26 @@ impl<'a> Searcher<'a> {
         };
         let us = self.pos.turn();
         let in_danger = threatened_last_pieces(&self.pos, us).any();
+        self.evals[ply] = (!in_danger).then_some(static_eval);
+        // Whether our evaluation rose since our previous move: pruning can then be bolder.
+        let improving = match (
+            self.evals[ply],
+            ply.checked_sub(2).and_then(|p| self.evals[p]),
+        ) {
+            (Some(now), Some(before)) => now > before,
+            (Some(_), None) => ply < 2,
+            _ => false,
+        };
 
-        if !pv_node && !in_danger && !is_win(beta.abs()) {
+        if !pv_node && !in_danger && excluded == Move::NULL && !is_win(beta.abs()) {
             // Reverse futility: far above beta at shallow depth.
-            if depth <= 6 && static_eval - 90 * depth >= beta {
+            if depth <= 8 && static_eval - 90 * (depth - i32::from(improving)) >= beta {
                 return static_eval;
             }
             // Null move: give the opponent a free move; if we still beat beta, cut.
             if allow_null && depth >= 3 && static_eval >= beta && self.has_pieces_beyond_pawns() {
-                let r = 3 + depth / 4;
+                let r = 3 + depth / 3 + ((static_eval - beta) / 200).min(3);
+                self.played[ply] = None;
                 let undo = self.pos.do_null_move();
                 self.keys.push(self.pos.key());
                 let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
@@ -332,6 +431,13 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // Internal iterative reduction: a node the table knows nothing about is likely not
+        // worth its full depth (and the shallower search fills the table for a revisit).
+        let depth = if hash_move == Move::NULL && depth >= 4 && !in_danger {
+            depth - 1
+        } else {
+            depth
+        };
         let mut list = MoveList::new();
         self.pos.generate_moves(&mut list);
         if list.is_empty() {
@@ -344,6 +450,7 @@ impl<'a> Searcher<'a> {
             hash_move,
             &self.killers[ply],
             &self.history,
+            self.context(ply),
         );
         let original_alpha = alpha;
         let mut best = -INFINITE;
@@ -351,18 +458,59 @@ impl<'a> Searcher<'a> {
         let mut searched = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
         let mut quiet_count = 0usize;
+        let mut captures_tried: [Move; 32] = [Move::NULL; 32];
+        let mut capture_count = 0usize;
 
         while let Some((m, order_score)) = moves.next_best() {
+            if m == excluded {
+                continue;
+            }
             let quiet = is_quiet(&self.pos, m);
             if !pv_node && !in_danger && quiet && searched > 0 && !is_loss(best) {
-                if depth <= 3 && searched >= 4 + 2 * (depth * depth) as usize {
+                if depth <= 5
+                    && searched >= (4 + 2 * depth * depth) as usize / (2 - usize::from(improving))
+                {
                     continue;
                 }
                 if depth <= 3 && static_eval + 120 * depth <= alpha {
                     continue;
                 }
             }
-            let undo = self.push_move(m);
+            let mut extension = extension;
+            if let Some(h) = hit.filter(|_| m == hash_move && extension == 0) {
+                // Singular extension: when every other move falls well short of the hash
+                // move's score, the hash move is forced and deserves a deeper look.
+                let tt_score = score_from_tt(h.score, ply);
+                if depth >= 7
+                    && excluded == Move::NULL
+                    && (ply as i32) < 2 * self.root_depth
+                    && h.depth as i32 >= depth - 3
+                    && matches!(h.bound, Bound::Lower | Bound::Exact)
+                    && tt_score.abs() < MATE_BOUND
+                {
+                    let singular_beta = tt_score - 2 * depth;
+                    self.excluded[ply] = m;
+                    let value = self.negamax(
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        false,
+                        false,
+                    );
+                    self.excluded[ply] = Move::NULL;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if value < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        // Multi-cut: several moves beat beta, so this node will too.
+                        return singular_beta;
+                    }
+                }
+            }
+            let undo = self.push_move(m, ply);
             let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 0 {
@@ -376,6 +524,8 @@ impl<'a> Searcher<'a> {
                     }
                     if order_score >= 7_000_000 {
                         r -= 1; // killers
+                    } else {
+                        r -= order_score / 20_000; // history: well-tried moves less reduced
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -401,27 +551,41 @@ impl<'a> Searcher<'a> {
                         self.update_pv(ply, m);
                     }
                     if alpha >= beta {
+                        let bonus = (300 * depth - 250).clamp(0, 2400);
+                        let ctx = self.context(ply);
                         if quiet {
                             if self.killers[ply][0] != m {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = m;
                             }
-                            let bonus = (depth * depth * 16).min(4096);
-                            self.history.update(us, m, bonus);
+                            self.history.update_quiet(&self.pos, m, ctx, bonus);
                             for &q in &quiets_tried[..quiet_count] {
-                                self.history.update(us, q, -bonus);
+                                self.history.update_quiet(&self.pos, q, ctx, -bonus);
                             }
+                        } else {
+                            self.history.update_capture(&self.pos, m, bonus);
+                        }
+                        for &c in &captures_tried[..capture_count] {
+                            self.history.update_capture(&self.pos, c, -bonus);
                         }
                         break;
                     }
                 }
             }
-            if quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = m;
-                quiet_count += 1;
+            if quiet {
+                if quiet_count < quiets_tried.len() {
+                    quiets_tried[quiet_count] = m;
+                    quiet_count += 1;
+                }
+            } else if capture_count < captures_tried.len() {
+                captures_tried[capture_count] = m;
+                capture_count += 1;
             }
         }
         if searched == 0 {
+            if excluded != Move::NULL {
+                return alpha;
+            }
             // Everything pruned: fall back to the static view.
             return static_eval.min(beta);
         }
@@ -432,16 +596,9 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            key,
-            TtHit {
-                packed_move: best_move.to_u16(),
-                score: score_to_tt(best, ply),
-                eval: static_eval.clamp(-MATE, MATE) as i16,
-                depth: depth.clamp(0, 255) as u8,
-                bound,
-            },
-        );
+        if excluded == Move::NULL {
+            self.store(key, best_move, best, static_eval, depth, bound, ply);
+        }
         best
     }
 
@@ -463,7 +620,7 @@ impl<'a> Searcher<'a> {
         for i in first..root_moves.len() {
             let m = root_moves[i].mv;
             self.seldepth = 0;
-            let undo = self.push_move(m);
+            let undo = self.push_move(m, 0);
             let score = if i == first {
                 -self.negamax(depth - 1, -beta, -alpha, 1, true, true)
             } else {

@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::alphabeta::{RootMove, Searcher};
-use super::movepick::ScoredMoves;
+use super::movepick::{MoveContext, ScoredMoves};
 use super::score::{is_loss, is_win, mate_moves, ScoreBound, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::timeman::SearchClock;
 use super::tt::TranspositionTable;
@@ -192,8 +192,14 @@ fn iterative_deepening(
     let hash_move = tt
         .probe(pos.key())
         .map_or(Move::NULL, |h| Move::from_u16(h.packed_move));
-    let mut ordered =
-        ScoredMoves::for_search(pos, &list, hash_move, &[Move::NULL; 2], &searcher.history);
+    let mut ordered = ScoredMoves::for_search(
+        pos,
+        &list,
+        hash_move,
+        &[Move::NULL; 2],
+        &searcher.history,
+        MoveContext::default(),
+    );
     let mut root_moves: Vec<RootMove> = Vec::new();
     while let Some((m, _)) = ordered.next_best() {
         if options.searchmoves.is_empty() || options.searchmoves.contains(&m) {

@@ -17,40 +17,108 @@ const PROMOTION_SCORE: i32 = 9_000_000;
 const KILLER_SCORES: [i32; 2] = [8_000_000, 7_000_000];
 const BAD_CAPTURE_SCORE: i32 = -2_000_000;
 const SELF_EXTINCTION_SCORE: i32 = -5_000_000;
-/// History scores stay within ±HISTORY_MAX so they never outrank killers.
-pub const HISTORY_MAX: i32 = 1 << 20;
+/// History entries stay within ±HISTORY_MAX (the update pulls them back towards zero).
+pub const HISTORY_MAX: i32 = 16_384;
 
-/// Quiet-move history, indexed by colour, from-square and to-square.
-pub struct History(Box<[[[i32; 64]; 64]; 2]>);
+/// Index of a coloured piece (0..12) for the piece-keyed tables.
+#[inline]
+pub fn piece_index(color: Color, role: Role) -> usize {
+    color as usize * 6 + role as usize - 1
+}
+
+/// What a move looks like to a later move's continuation history: moving piece and target.
+#[inline]
+pub fn continuation_key(pos: &Position, m: Move) -> usize {
+    piece_index(pos.turn(), pos.moved_role(m)) * 64 + m.to() as usize
+}
+
+fn gravity(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let e = *entry as i32;
+    *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// The search's move statistics: quiet moves by side and squares (butterfly), quiet moves by
+/// the moves one and two plies before (continuation), captures by piece, target and victim.
+pub struct History {
+    main: Box<[[[i16; 64]; 64]; 2]>,
+    capture: Box<[[[i16; 6]; 64]; 12]>,
+    continuation: Box<[[[i16; 64]; 12]; 12 * 64]>,
+}
 
 impl Default for History {
     fn default() -> Self {
-        History(Box::new([[[0; 64]; 64]; 2]))
+        History {
+            main: Box::new([[[0; 64]; 64]; 2]),
+            capture: Box::new([[[0; 6]; 64]; 12]),
+            continuation: vec![[[0i16; 64]; 12]; 12 * 64]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("sized by construction")),
+        }
     }
+}
+
+/// The continuation keys of the moves one and two plies before a node (`None` after a null
+/// move or at the root).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveContext {
+    /// Key of the previous move.
+    pub previous: Option<usize>,
+    /// Key of our own move before that.
+    pub before: Option<usize>,
 }
 
 impl History {
     /// History score of a quiet move.
     #[inline]
     pub fn get(&self, color: Color, m: Move) -> i32 {
-        self.0[color as usize][m.from() as usize][m.to() as usize]
+        self.main[color as usize][m.from() as usize][m.to() as usize] as i32
     }
 
-    /// Reward (positive bonus) or punish (negative) a quiet move, with gravity toward zero.
-    pub fn update(&mut self, color: Color, m: Move, bonus: i32) {
-        let entry = &mut self.0[color as usize][m.from() as usize][m.to() as usize];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *entry += bonus - (*entry as i64 * bonus.abs() as i64 / HISTORY_MAX as i64) as i32;
+    /// Ordering score of a quiet move: butterfly twice, plus both continuation entries.
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, m: Move, ctx: MoveContext) -> i32 {
+        let piece = piece_index(pos.turn(), pos.moved_role(m));
+        let to = m.to() as usize;
+        let mut s = 2 * self.get(pos.turn(), m);
+        if let Some(k) = ctx.previous {
+            s += self.continuation[k][piece][to] as i32;
+        }
+        if let Some(k) = ctx.before {
+            s += self.continuation[k][piece][to] as i32;
+        }
+        s
     }
 
-    /// Halve all entries (between searches, so old knowledge fades).
-    pub fn age(&mut self) {
-        for side in self.0.iter_mut() {
-            for row in side.iter_mut() {
-                for v in row.iter_mut() {
-                    *v /= 2;
-                }
-            }
+    /// Capture-history score of a capture.
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, m: Move, victim: Role) -> i32 {
+        let piece = piece_index(pos.turn(), pos.moved_role(m));
+        self.capture[piece][m.to() as usize][victim as usize - 1] as i32
+    }
+
+    /// Reward (positive bonus) or punish (negative) a quiet move in every table it appears in.
+    pub fn update_quiet(&mut self, pos: &Position, m: Move, ctx: MoveContext, bonus: i32) {
+        gravity(
+            &mut self.main[pos.turn() as usize][m.from() as usize][m.to() as usize],
+            bonus,
+        );
+        let piece = piece_index(pos.turn(), pos.moved_role(m));
+        let to = m.to() as usize;
+        for k in [ctx.previous, ctx.before].into_iter().flatten() {
+            gravity(&mut self.continuation[k][piece][to], bonus);
+        }
+    }
+
+    /// Reward or punish a capture.
+    pub fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
+        if let Some(victim) = pos.captured_role(m) {
+            let piece = piece_index(pos.turn(), pos.moved_role(m));
+            gravity(
+                &mut self.capture[piece][m.to() as usize][victim as usize - 1],
+                bonus,
+            );
         }
     }
 }
@@ -92,6 +160,7 @@ impl ScoredMoves {
         hash_move: Move,
         killers: &[Move; 2],
         history: &History,
+        ctx: MoveContext,
     ) -> ScoredMoves {
         let mut sm = ScoredMoves {
             moves: [Move::NULL; MAX_MOVES],
@@ -109,7 +178,8 @@ impl ScoredMoves {
                 } else if is_self_extinction(pos, m) {
                     SELF_EXTINCTION_SCORE
                 } else {
-                    let mvv_lva = see_value(victim) * 16 - see_value(pos.moved_role(m)) / 16;
+                    let mvv_lva =
+                        see_value(victim) * 16 + history.capture_score(pos, m, victim) / 4;
                     if see(pos, m) >= 0 {
                         GOOD_CAPTURE_SCORE + mvv_lva
                     } else {
@@ -127,7 +197,7 @@ impl ScoredMoves {
             } else if m == killers[1] {
                 KILLER_SCORES[1]
             } else {
-                history.get(us, m)
+                history.quiet_score(pos, m, ctx)
             };
             sm.moves[sm.len] = m;
             sm.scores[sm.len] = score;
@@ -137,7 +207,7 @@ impl ScoredMoves {
     }
 
     /// Score captures/promotions for quiescence by MVV-LVA (winning captures first).
-    pub fn for_quiescence(pos: &Position, list: &MoveList) -> ScoredMoves {
+    pub fn for_quiescence(pos: &Position, list: &MoveList, hash_move: Move) -> ScoredMoves {
         let mut sm = ScoredMoves {
             moves: [Move::NULL; MAX_MOVES],
             scores: [0; MAX_MOVES],
@@ -147,6 +217,7 @@ impl ScoredMoves {
         let them = pos.turn().other();
         for &m in list.iter() {
             let score = match pos.captured_role(m) {
+                _ if m == hash_move => HASH_MOVE_SCORE,
                 Some(victim) if pos.count(them, victim) == 1 => WINNING_CAPTURE_SCORE,
                 Some(victim) => see_value(victim) * 16 - see_value(pos.moved_role(m)) / 16,
                 None => m.promotion().map_or(0, see_value),
@@ -206,6 +277,7 @@ mod tests {
             Move::NULL,
             &[Move::NULL; 2],
             &History::default(),
+            MoveContext::default(),
         );
         let (first, score) = sm.next_best().unwrap();
         assert_eq!(first, parse_uci(&pos, "e4d5").unwrap());
@@ -218,8 +290,14 @@ mod tests {
         let mut list = MoveList::new();
         pos.generate_moves(&mut list);
         let hash = parse_uci(&pos, "g1f3").unwrap();
-        let mut sm =
-            ScoredMoves::for_search(&pos, &list, hash, &[Move::NULL; 2], &History::default());
+        let mut sm = ScoredMoves::for_search(
+            &pos,
+            &list,
+            hash,
+            &[Move::NULL; 2],
+            &History::default(),
+            MoveContext::default(),
+        );
         assert_eq!(sm.next_best().unwrap().0, hash);
         let mut n = 1;
         while sm.next_best().is_some() {
@@ -230,15 +308,22 @@ mod tests {
 
     #[test]
     fn history_stays_bounded() {
+        let pos = Position::startpos();
         let mut h = History::default();
-        let m = parse_uci(&Position::startpos(), "e2e4").unwrap();
+        let m = parse_uci(&pos, "e2e4").unwrap();
+        let ctx = MoveContext {
+            previous: Some(5),
+            before: None,
+        };
         for _ in 0..1000 {
-            h.update(Color::White, m, HISTORY_MAX);
+            h.update_quiet(&pos, m, ctx, HISTORY_MAX);
         }
         assert!(h.get(Color::White, m) <= HISTORY_MAX);
+        assert!(h.quiet_score(&pos, m, ctx) >= 2 * HISTORY_MAX * 9 / 10);
         for _ in 0..1000 {
-            h.update(Color::White, m, -HISTORY_MAX);
+            h.update_quiet(&pos, m, ctx, -HISTORY_MAX);
         }
         assert!(h.get(Color::White, m) >= -HISTORY_MAX);
+        assert!(h.quiet_score(&pos, m, MoveContext::default()) < 0);
     }
 }
