@@ -125,6 +125,7 @@ async function setPosition(text) {
     return false;
   }
   $("position-error").textContent = "";
+  if (reply.position !== state.position) announce("");
   state.position = reply.position;
   readPosition(reply.position);
   state.moves = { white: reply.white, black: reply.black };
@@ -379,6 +380,7 @@ function renderBanner() {
   const verdict = !outcome.winner ? "" : outcome.winner === human ? " — you win" : " — the engine wins";
   $("banner-reason").textContent = `${capitalized(outcome.reason)}${verdict}`;
   $("banner-undo").hidden = state.game.turns.length === 0;
+  banner.className = `banner ${outcome.winner || "draw"}`;
   banner.hidden = false;
 }
 
@@ -640,7 +642,6 @@ function renderReveal() {
       `The engine drew ${choice.move} (${(choice.probability * 100).toFixed(1)}%) from its strategy ${shown}${more}; value ${formatValue(choice.search.value)} for White, ${kind}.`,
       "engine-note"));
   }
-  if (turn.outcome.over) box.append(paragraph(`Game over: ${turn.outcome.text}.`, "prompt"));
 }
 
 function renderHistory() {
@@ -915,11 +916,7 @@ function wire() {
     event.preventDefault();
     const text = $("position").value.trim();
     if (state.mode === "play") {
-      const before = state.position;
-      if (!(await setPosition(text))) return;
-      const loaded = state.position;
-      await setPosition(before);
-      await newGame(loaded);
+      if (await setPosition(text)) await newGame(state.position);
     } else if (await setPosition(text)) {
       if (state.mode === "analyse") analyse();
     }
