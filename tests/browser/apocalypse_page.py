@@ -9,7 +9,8 @@ position with mixed strategies and checks that the board, both players' arrows a
 are drawn; then plays: one move with the keyboard alone, one by clicking two squares, and a
 short endgame to its end by clicking, and checks the result banner. Screenshots go to OUT_DIR:
 analysis.png, finished.png and phone.png (the analysis at 390x844, which must not scroll
-sideways). Prints OK at the end; any failure prints why and exits 1 (screenshot failure.png).
+sideways). The editor is checked too: a piece dragged, one removed and one placed by keys.
+Prints OK at the end; any failure prints why and exits 1 (screenshot failure.png).
 """
 
 import base64
@@ -38,7 +39,7 @@ FLAGS = [
     "--disable-dev-shm-usage",
 ]
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
-KEYS = {"Enter": "\ue007", "ArrowUp": "\ue013", "ArrowLeft": "\ue012"}
+KEYS = {"Enter": "\ue007", "ArrowUp": "\ue013", "Delete": "\ue017", "n": "n"}
 MIXED = "1N3/3p1/1n3/P1p2/1Nn2 00 0 1"
 ENDGAME = "p4/P1N2/5/5/4n 00 0 1"
 
@@ -121,6 +122,19 @@ class Browser:
             actions.append({"type": "keyDown", "value": KEYS[name]})
             actions.append({"type": "keyUp", "value": KEYS[name]})
         self.do("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
+
+    def drag(self, css_from, css_to):
+        start, end = self.find(css_from), self.find(css_to)
+        self.do("POST", "/actions", {"actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [
+                {"type": "pointerMove", "origin": {ELEMENT: start}, "x": 0, "y": 0},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pointerMove", "origin": {ELEMENT: end}, "x": 0, "y": 0, "duration": 300},
+                {"type": "pointerUp", "button": 0},
+            ],
+        }]})
+        self.do("DELETE", "/actions")
 
     def wait(self, condition, what, timeout=30):
         deadline = time.time() + timeout
@@ -235,6 +249,26 @@ def play(browser, out):
     print(f"finished game: {banner}", flush=True)
 
 
+def edit(browser):
+    browser.click("#tab-edit")
+    browser.click("#edit-start")
+    browser.wait(f'{IDLE} && document.querySelector("#position").value === "npppn/p3p/5/P3P/NPPPN 00 0 1"',
+                 "the start position in the editor")
+    # Drag the footman b1 to b3, then with the keyboard: up twice to b3, Delete, n (a Black horseman).
+    browser.drag('rect[data-square="b1"]', 'rect[data-square="b3"]')
+    browser.wait(f'{IDLE} && document.querySelector("#position").value === "npppn/p3p/1P3/P3P/N1PPN 00 0 1"',
+                 "the dragged footman on b3")
+    browser.js('document.getElementById("board").focus();')
+    browser.keys("ArrowUp", "ArrowUp", "Delete")
+    browser.wait(f'{IDLE} && document.querySelector("#position").value === "npppn/p3p/5/P3P/N1PPN 00 0 1"',
+                 "b3 cleared by the keyboard")
+    browser.keys("n")
+    browser.wait(f'{IDLE} && document.querySelector("#position").value === "npppn/p3p/1n3/P3P/N1PPN 00 0 1"',
+                 "a Black horseman placed on b3 by the keyboard")
+    check_board(browser, 14)
+    print("edit: drag and keyboard placement", flush=True)
+
+
 def phone(browser, out):
     browser.click("#tab-analyse")
     browser.type_into("#position", MIXED)
@@ -265,6 +299,7 @@ def main():
         browser.open(url)
         analysis(browser, out)
         play(browser, out)
+        edit(browser)
         phone(browser, out)
         print("OK", flush=True)
         return 0
