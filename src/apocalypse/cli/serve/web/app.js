@@ -910,7 +910,10 @@ function wire() {
     else editActivate(sq);
   });
   board.addEventListener("keydown", onBoardKey);
-  board.addEventListener("focus", () => announce(describeCursor()));
+  // Say where the cursor is when the keyboard brings the focus here (a click says it itself).
+  board.addEventListener("focus", () => {
+    if (board.matches(":focus-visible")) announce(describeCursor());
+  });
 
   $("position-form").addEventListener("submit", async (event) => {
     event.preventDefault();
