@@ -191,6 +191,17 @@ fn analyze_options_that_a_pgn_cannot_use_are_usage_errors() {
 }
 
 #[test]
+fn perft_threads_are_capped_like_uci_threads() {
+    for threads in ["0", "65", "100000"] {
+        let r = common::extinction(&["perft", "--depth", "1", "--threads", threads]);
+        assert_eq!(r.code, 2, "--threads {threads}: {}", r.stdout);
+        assert!(r.stderr.contains("not in 1..=64"), "{}", r.stderr);
+    }
+    let r = common::extinction(&["perft", "--depth", "2", "--threads", "64"]);
+    assert_eq!(r.stdout.trim(), "Nodes searched: 400");
+}
+
+#[test]
 fn analyze_rejects_bad_input_cleanly() {
     for args in [
         vec!["analyze", "--fen", "not a fen"],

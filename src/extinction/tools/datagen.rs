@@ -40,8 +40,8 @@ pub struct DatagenArgs {
     /// Seed of the random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once (1 to 64).
+    #[arg(long, default_value_t = 1, value_parser = super::thread_count)]
     pub threads: usize,
 }
 
@@ -160,7 +160,7 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
     let next_game = AtomicUsize::new(0);
     let positions = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for _ in 0..args.threads.max(1) {
+        for _ in 0..args.threads {
             let spawned = std::thread::Builder::new().spawn_scoped(scope, || loop {
                 let index = next_game.fetch_add(1, Ordering::Relaxed);
                 if index >= args.games {
