@@ -202,6 +202,14 @@ fn perft_threads_are_capped_like_uci_threads() {
 }
 
 #[test]
+fn help_describes_this_binary_only() {
+    let (ok, out, _) = run(&["--help"]);
+    assert!(ok);
+    assert!(out.starts_with("Extinction chess engine"), "{out}");
+    assert!(!out.contains("Apocalypse"), "{out}");
+}
+
+#[test]
 fn analyze_rejects_bad_input_cleanly() {
     for args in [
         vec!["analyze", "--fen", "not a fen"],
