@@ -11,7 +11,7 @@ COUNT=${2:-12}
 FSF=${FSF:-/usr/games/fairy-stockfish}
 cargo build --release --quiet
 ENGINE=target/release/extinction
-mapfile -t FENS < <(grep -oE '^    "[^"]+",$' src/extinction/bench.rs | sed -E 's/^    "(.*)",$/\1/' | head -n "$COUNT")
+mapfile -t FENS < <(grep -oE '^    "[^"]+",$' src/extinction/tools/bench.rs | sed -E 's/^    "(.*)",$/\1/' | head -n "$COUNT")
 
 nps_of() { # engine-command setup-lines fen -> last nps reported
     local setup=$2 fen=$3

@@ -1,12 +1,14 @@
 //! Print FENs reached by random play from the start (or a given FEN), for cross-checking
 //! perft against Fairy-Stockfish: `cargo run --release --example random_fens -- COUNT SEED [FEN]`.
 
+use variant_engines::console::outln;
 use variant_engines::extinction::{MoveList, Position};
+use variant_engines::rng::Rng;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let count: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20);
-    let mut seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let start = match args.get(3) {
         Some(f) => Position::from_fen(f).unwrap_or_else(|e| {
             eprintln!("{e}");
@@ -14,12 +16,8 @@ fn main() {
         }),
         None => Position::startpos(),
     };
-    let mut rng = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = Rng::new(seed);
+    let mut rng = move || rng.next_u64();
     let mut printed = 0;
     while printed < count {
         let mut pos = start.clone();
@@ -30,12 +28,11 @@ fn main() {
             if list.is_empty() {
                 break;
             }
-            // Prefer captures and promotions a little so extinctions and odd material appear.
             let m = list[(rng() % list.len() as u64) as usize];
             pos.do_move(m);
         }
         if !pos.is_finished() || rng() % 4 == 0 {
-            println!("{}", pos.fen());
+            outln!("{}", pos.fen());
             printed += 1;
         }
     }

@@ -1,21 +1,16 @@
-//! `extinction analyze` and `extinction bench` through the release binary.
+//! The `extinction` command line through the release binary: `analyze`, `bench` and `perft`
+//! (output formats, threads, clean errors), and every subcommand meeting a closed output pipe.
 
-mod engine_process;
+mod common;
 
-use std::process::Command;
+use std::time::Duration;
 
-use engine_process::sample_game_final_fen;
+use common::sample_game_final_fen;
 
+/// Run `extinction args`: (success, stdout, stderr).
 fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_extinction"))
-        .args(args)
-        .output()
-        .expect("run extinction");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    let r = common::extinction(args);
+    (r.code == 0, r.stdout, r.stderr)
 }
 
 fn json_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
@@ -78,6 +73,142 @@ fn analyze_pgn_flags_a_missed_extinction() {
     assert!(out.lines().last().unwrap().contains("\"blunders\":2"));
 }
 
+/// A PGN file in a fresh temporary path; removed when dropped.
+struct TempPgn(std::path::PathBuf);
+
+impl TempPgn {
+    fn new(name: &str, text: &str) -> TempPgn {
+        let path =
+            std::env::temp_dir().join(format!("extinction-{name}-{}.pgn", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        TempPgn(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempPgn {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn analyze_pgn_reads_every_game_of_a_cutechess_file() {
+    // Two games as cutechess-cli's -pgnout writes them: tags, clock comments, a blank line.
+    let pgn = TempPgn::new(
+        "two-games",
+        "[Event \"m\"]\n[White \"Extinction\"]\n[Black \"FSF\"]\n[Result \"1-0\"]\n\
+         [FEN \"rn1qk1nr/pppppppp/8/3b4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1\"]\n[SetUp \"1\"]\n\n\
+         1. a3 {+0.52/7 0.012s} e6 {-9.80/8 0.011s} 2. exd5 {+99.99/1 0.001s} 1-0\n\n\
+         [Event \"m\"]\n[White \"FSF\"]\n[Black \"Extinction\"]\n[Result \"*\"]\n\n\
+         1. e4 {+0.30/6 0.01s} d5 {-0.25/6 0.01s} *\n",
+    );
+    let (ok, out, err) = run(&["analyze", "--pgn", pgn.path(), "--depth", "2", "--json"]);
+    assert!(ok, "{err}");
+    let games: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("\"type\":\"game\""))
+        .collect();
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(games[1].contains("\"white\":\"FSF\""), "{}", games[1]);
+    let moves_of = |game: &str| {
+        out.lines()
+            .filter(|l| l.contains("\"type\":\"move\"") && l.contains(game))
+            .count()
+    };
+    assert_eq!(
+        (moves_of("\"game\":1,"), moves_of("\"game\":2,")),
+        (3, 2),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().last(),
+        Some("{\"type\":\"summary\",\"games\":2,\"moves\":5,\"blunders\":2}")
+    );
+    let (ok, text, err) = run(&["analyze", "--pgn", pgn.path(), "--depth", "2"]);
+    assert!(ok, "{err}");
+    assert!(text.contains("Game 2: FSF - Extinction *"), "{text}");
+    assert!(text.contains("2 games, 5 moves analysed"), "{text}");
+}
+
+#[test]
+fn analyze_pgn_reports_moves_after_the_end_of_the_game() {
+    // 2.exd5 takes Black's last bishop; the two moves after it cannot have been played.
+    let pgn = TempPgn::new(
+        "after-end",
+        "[FEN \"rn1qk1nr/pppppppp/8/3b4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1\"]\n\n\
+         1. a3 e6 2. exd5 Nc6 3. Nf3 1-0\n",
+    );
+    let (ok, out, err) = run(&["analyze", "--pgn", pgn.path(), "--depth", "2", "--json"]);
+    assert!(ok, "{err}");
+    let warning = out
+        .lines()
+        .find(|l| l.contains("\"type\":\"warning\""))
+        .unwrap_or_else(|| panic!("no warning in\n{out}"));
+    assert!(
+        warning.contains("2 moves after the end of the game (ply 4 on) not analysed: Nc6 Nf3"),
+        "{warning}"
+    );
+    let (ok, text, _) = run(&["analyze", "--pgn", pgn.path(), "--depth", "2"]);
+    assert!(ok);
+    assert!(
+        text.contains("warning: game 1: 2 moves after the end of the game"),
+        "{text}"
+    );
+}
+
+#[test]
+fn analyze_pgn_without_moves_is_an_error() {
+    for (name, text, message) in [
+        ("empty", "", "holds no PGN game"),
+        ("comment", "{ nothing here }\n", "holds no PGN game"),
+        (
+            "tags-only",
+            "[Event \"x\"]\n[Result \"*\"]\n\n*\n",
+            "holds no moves to analyse",
+        ),
+    ] {
+        let pgn = TempPgn::new(name, text);
+        let r = common::extinction(&["analyze", "--pgn", pgn.path(), "--depth", "1"]);
+        assert_eq!(r.code, 2, "{name}: {}", r.stdout);
+        assert!(r.stderr.contains(message), "{name}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn analyze_options_that_a_pgn_cannot_use_are_usage_errors() {
+    let pgn = TempPgn::new("options", "1. e4 *\n");
+    for extra in [["--moves", "e2e4"], ["--multipv", "2"]] {
+        let mut args = vec!["analyze", "--pgn", pgn.path(), "--depth", "1"];
+        args.extend(extra);
+        let r = common::extinction(&args);
+        assert_eq!(r.code, 2, "{extra:?}: {}", r.stdout);
+        assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn perft_threads_are_capped_like_uci_threads() {
+    for threads in ["0", "65", "100000"] {
+        let r = common::extinction(&["perft", "--depth", "1", "--threads", threads]);
+        assert_eq!(r.code, 2, "--threads {threads}: {}", r.stdout);
+        assert!(r.stderr.contains("not in 1..=64"), "{}", r.stderr);
+    }
+    let r = common::extinction(&["perft", "--depth", "2", "--threads", "64"]);
+    assert_eq!(r.stdout.trim(), "Nodes searched: 400");
+}
+
+#[test]
+fn help_describes_this_binary_only() {
+    let (ok, out, _) = run(&["--help"]);
+    assert!(ok);
+    assert!(out.starts_with("Extinction chess engine"), "{out}");
+    assert!(!out.contains("Apocalypse"), "{out}");
+}
+
 #[test]
 fn analyze_rejects_bad_input_cleanly() {
     for args in [
@@ -120,4 +251,126 @@ fn bench_is_deterministic() {
     assert_eq!(nodes(&out1), nodes(&out2));
     assert!(nodes(&out1) > 1000);
     assert!(out1.lines().any(|l| l.starts_with("Nodes/second: ")));
+}
+
+#[test]
+fn divide_lines_and_total() {
+    // Fairy-Stockfish 11.1: go perft 3 from the start gives 8902, e.g. e2e4: 600.
+    let r = common::extinction(&["perft", "--depth", "3", "--divide", "--threads", "2"]);
+    assert_eq!(r.code, 0);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 21);
+    assert!(lines.contains(&"e2e4: 600"));
+    assert_eq!(lines[20], "Nodes searched: 8902");
+}
+
+#[test]
+fn fen_option_and_threads() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let r = common::extinction(&["perft", "--depth", "3", "--fen", fen, "--threads", "2"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout.trim(), "Nodes searched: 98456");
+    let r = common::extinction(&["perft", "--depth", "1", "--fen", fen, "--divide"]);
+    assert!(r.stdout.contains("e1g1: 1") && r.stdout.contains("e1c1: 1"));
+}
+
+#[test]
+fn bad_fen_is_one_line_exit_2() {
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "garbage",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "P7/8/8/8/8/8/8/k6K w - -",
+    ] {
+        let r = common::extinction(&["perft", "--depth", "2", "--fen", fen]);
+        assert_eq!(r.code, 2, "{fen}");
+        assert!(r.stdout.is_empty());
+        assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+        assert!(!r.stderr.contains("panicked"));
+    }
+}
+
+#[test]
+fn every_subcommand_survives_a_closed_output_pipe() {
+    let dir = std::env::temp_dir().join(format!("extinction-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let openings = file("openings.epd", &format!("{start}\n"));
+    let pgn = file(
+        "game.pgn",
+        "[Result \"0-1\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. a3 e5 5. b4 Bxb4 0-1\n",
+    );
+    let labelled = file("labelled.txt", &format!("{start} | 0.5\n").repeat(120));
+    let (selfplay, imported, weights) = (
+        dir.join("selfplay.txt"),
+        dir.join("imported.txt"),
+        dir.join("weights.rs"),
+    );
+    let sample = sample_game_final_fen();
+    let session = "uci\nposition startpos\ngo depth 3\nisready\n";
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["perft", "--depth", "3", "--divide"], ""),
+        (vec!["perft", "--depth", "3", "--threads", "2"], ""),
+        (vec!["analyze", "--depth", "4"], ""),
+        (
+            vec!["analyze", "--fen", &sample, "--depth", "4", "--json"],
+            "",
+        ),
+        (vec!["analyze", "--pgn", &pgn, "--depth", "2"], ""),
+        (vec!["bench", "--depth", "1"], ""),
+        (
+            vec![
+                "datagen",
+                "--games",
+                "1",
+                "--nodes",
+                "200",
+                "--openings",
+                &openings,
+            ],
+            "",
+        ),
+        (vec!["import-pgn", "--pgn", &pgn, "--skip-plies", "0"], ""),
+        (
+            vec![
+                "tune",
+                "--data",
+                &labelled,
+                "--epochs",
+                "1",
+                "--holdout",
+                "0",
+            ],
+            "",
+        ),
+        (vec!["uci"], session),
+        (vec!["xboard"], "xboard\nprotover 2\nping 1\n"),
+        (vec![], session),
+        (vec!["--help"], ""),
+    ];
+    for (mut args, input) in cases {
+        match args.first() {
+            Some(&"datagen") => args.extend(["--out", selfplay.to_str().unwrap()]),
+            Some(&"import-pgn") => args.extend(["--out", imported.to_str().unwrap()]),
+            Some(&"tune") => args.extend(["--out", weights.to_str().unwrap()]),
+            _ => {}
+        }
+        let (status, err) =
+            common::extinction_into_closed_pipe(&args, input, Duration::from_secs(120));
+        assert!(
+            status.success() && !err.contains("panicked"),
+            "{args:?}: {status:?}, {err}"
+        );
+    }
+    // The tools that write files did write them.
+    assert!(std::fs::read_to_string(&imported).unwrap().contains(" | 0"));
+    assert!(std::fs::read_to_string(&weights)
+        .unwrap()
+        .contains("pub const TUNED_WEIGHTS"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

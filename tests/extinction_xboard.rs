@@ -1,12 +1,14 @@
 //! The engine over XBoard/CECP v2, driven through pipes like a GUI: features, variant setup,
 //! whole games with result claims, bad input, analysis, highlight, closed stdin.
 
-mod engine_process;
+mod common;
 
 use std::time::Duration;
 
-use engine_process::{legal_moves, random_move, sample_game_final_fen, EngineProcess, Lcg};
+use common::engine_process::EngineProcess;
+use common::{legal_moves, random_move, sample_game_final_fen};
 use variant_engines::extinction::{parse_uci, Game, Position};
+use variant_engines::rng::Rng;
 
 const T: Duration = Duration::from_secs(10);
 
@@ -66,7 +68,7 @@ fn whole_game_with_result_claim() {
         e.send("sd 3");
         e.send("post");
         let mut game = Game::new(Position::startpos());
-        let mut rng = Lcg(seed);
+        let mut rng = Rng::new(seed);
         if engine_white {
             e.send("go");
         }

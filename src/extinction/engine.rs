@@ -1,15 +1,15 @@
-//! What both protocol front-ends share: options, the transposition table, the input thread,
-//! and a search running on its own thread that can be stopped within milliseconds.
+//! The engine facade: the settings a user can change (hash size, threads, MultiPV, ponder, move
+//! overhead), the transposition table, and at most one search running on its own thread that
+//! can be stopped within milliseconds. The protocols start searches here and hear back through
+//! a callback; the tools run one blocking search at a time through the same path.
 
-use std::io::BufRead;
-use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use super::position::Position;
-use super::search::{search_threads, SearchInfo, SearchOptions, SearchResult};
-use super::timeman::{Limits, SearchClock, Signals, DEFAULT_MOVE_OVERHEAD_MS};
-use super::tt::TranspositionTable;
+use super::rules::Game;
+use super::search::timeman::{Limits, SearchClock, Signals};
+use super::search::tt::TranspositionTable;
+use super::search::{search_threads, SearchInfo, SearchOptions, SearchResult, SEARCH_STACK_BYTES};
 
 /// Engine name reported to GUIs.
 pub const ENGINE_NAME: &str = "Extinction";
@@ -23,48 +23,12 @@ pub const MAX_HASH_MB: usize = 4096;
 pub const MAX_THREADS: usize = 64;
 /// Largest accepted `MultiPV`.
 pub const MAX_MULTIPV: usize = 64;
+/// Default safety margin in milliseconds kept back per move for GUI and pipe latency.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 50;
 /// Largest accepted `Move Overhead` in ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-/// Stack size of the search thread (the recursion keeps move lists on the stack).
-const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
-/// Something that happened, delivered to the protocol loop in order.
-#[derive(Debug)]
-pub enum Event {
-    /// One line of input.
-    Line(String),
-    /// Input closed.
-    Eof,
-    /// The search with this id finished (its result is collected with `Engine::finish`).
-    SearchDone(u64),
-}
-
-/// Start a thread that turns stdin lines into events; the loop keeps reading while searching.
-pub fn spawn_input_thread() -> (Sender<Event>, Receiver<Event>) {
-    let (tx, rx) = mpsc::channel();
-    let input_tx = tx.clone();
-    std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut lock = stdin.lock();
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match lock.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf).trim().to_string();
-                    if input_tx.send(Event::Line(line)).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-        let _ = input_tx.send(Event::Eof);
-    });
-    (tx, rx)
-}
-
-/// Engine settings common to both protocols.
+/// The engine's settings.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
     /// Transposition table size in MiB.
@@ -91,36 +55,46 @@ impl Default for EngineOptions {
     }
 }
 
+/// Progress callback run on the search thread.
+pub type Reporter = Box<dyn FnMut(&SearchInfo) + Send>;
+
+/// Called on the search thread with a search's id once its result can be collected.
+type DoneCallback = Arc<dyn Fn(u64) + Send + Sync>;
+
 struct RunningSearch {
     id: u64,
     clock: Arc<SearchClock>,
     handle: JoinHandle<SearchResult>,
 }
 
-/// The engine: options, table, and at most one running search.
+/// The engine: settings, table, and at most one running search.
 pub struct Engine {
-    /// Current options.
+    /// Current settings (`Hash` changes go through [`Engine::set_hash`]).
     pub options: EngineOptions,
     tt: Arc<TranspositionTable>,
     running: Option<RunningSearch>,
     next_id: u64,
-    events: Sender<Event>,
+    on_done: Option<DoneCallback>,
 }
 
-/// Progress callback run on the search thread.
-pub type Reporter = Box<dyn FnMut(&SearchInfo) + Send>;
-
 impl Engine {
-    /// An engine that reports finished searches on `events`.
-    pub fn new(events: Sender<Event>) -> Engine {
-        let options = EngineOptions::default();
+    /// An engine with `options` and a fresh table of `options.hash_mb`.
+    pub fn new(mut options: EngineOptions) -> Engine {
+        options.hash_mb = options.hash_mb.clamp(1, MAX_HASH_MB);
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
             running: None,
             next_id: 1,
-            events,
+            on_done: None,
         }
+    }
+
+    /// Have `on_done(id)` called when search `id` (started with [`Engine::start`]) finishes;
+    /// its result is then collected with [`Engine::finish`].
+    pub fn on_search_done(mut self, on_done: impl Fn(u64) + Send + Sync + 'static) -> Engine {
+        self.on_done = Some(Arc::new(on_done));
+        self
     }
 
     /// Resize the transposition table (stops and discards any running search first).
@@ -146,14 +120,15 @@ impl Engine {
         self.running.as_ref().map(|r| r.id)
     }
 
-    /// Start searching `pos` on a new thread; returns the search id.
+    /// Start searching the game's current position on a new thread; returns the search id
+    /// (0 when no thread could be started). `reporter`, if given, hears every completed
+    /// iteration; without one the search is silent.
     pub fn start(
         &mut self,
-        pos: &Position,
-        history: &[u64],
+        game: &Game,
         limits: Limits,
         options: SearchOptions,
-        mut reporter: Reporter,
+        mut reporter: Option<Reporter>,
     ) -> u64 {
         self.abort();
         let id = self.next_id;
@@ -166,31 +141,25 @@ impl Engine {
         let thread_clock = Arc::clone(&clock);
         let threads = self.options.threads;
         let tt = Arc::clone(&self.tt);
-        let pos = pos.clone();
-        let history = history.to_vec();
-        let events = self.events.clone();
+        let game = game.clone();
+        let on_done = self.on_done.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 // A bug must not leave the GUI waiting forever: answer without a move instead.
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    search_threads(
-                        &pos,
-                        &history,
-                        &tt,
-                        &thread_clock,
-                        &options,
-                        threads,
-                        &mut *reporter,
-                    )
+                    let report = reporter.as_mut().map(|r| r as &mut dyn FnMut(&SearchInfo));
+                    search_threads(&game, &tt, &thread_clock, &options, threads, report)
                 }))
                 .unwrap_or_else(|_| {
                     log::error!("search panicked; answering without a move");
                     SearchResult::default()
                 });
                 thread_clock.wait_until_released();
-                let _ = events.send(Event::SearchDone(id));
+                if let Some(on_done) = on_done {
+                    on_done(id);
+                }
                 result
             });
         match handle {
@@ -205,7 +174,23 @@ impl Engine {
         }
     }
 
-    /// Ask the running search to stop (its result arrives as `Event::SearchDone`).
+    /// Search the game's current position and wait for the result: the one search the tools
+    /// (analyze, bench, datagen) run, on the same thread and table as [`Engine::start`].
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        options: SearchOptions,
+        reporter: Option<Reporter>,
+    ) -> SearchResult {
+        self.start(game, limits, options, reporter);
+        self.running
+            .take()
+            .and_then(|running| running.handle.join().ok())
+            .unwrap_or_default()
+    }
+
+    /// Ask the running search to stop (its result arrives through the done callback).
     pub fn stop(&self) {
         if let Some(r) = &self.running {
             r.clock.signals().request_stop();
@@ -219,7 +204,7 @@ impl Engine {
         }
     }
 
-    /// Collect the result of search `id` if it is the running one (after `SearchDone`).
+    /// Collect the result of search `id` if it is the running one (after its done callback).
     pub fn finish(&mut self, id: u64) -> Option<SearchResult> {
         if self.running_id() != Some(id) {
             return None;
@@ -246,105 +231,55 @@ impl Engine {
     }
 }
 
-/// Parse a whole-number option value within `min..=max`.
-pub fn parse_spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
-    let text = value.ok_or_else(|| format!("option {name}: missing value"))?;
-    let v: u64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("option {name}: bad number '{text}'"))?;
-    if v < min || v > max {
-        return Err(format!("option {name}: {v} is outside {min}..{max}"));
-    }
-    Ok(v)
-}
-
-/// Parse a check (boolean) option value.
-pub fn parse_check(name: &str, value: Option<&str>) -> Result<bool, String> {
-    match value.map(|v| v.trim().to_ascii_lowercase()) {
-        Some(v) if v == "true" || v == "1" => Ok(true),
-        Some(v) if v == "false" || v == "0" => Ok(false),
-        Some(v) => Err(format!("option {name}: expected true or false, got '{v}'")),
-        None => Err(format!("option {name}: missing value")),
-    }
-}
-
-/// Apply a named option common to both protocols; `Ok(false)` when the name is unknown.
-pub fn apply_common_option(
-    engine: &mut Engine,
-    name: &str,
-    value: Option<&str>,
-) -> Result<bool, String> {
-    match name.to_ascii_lowercase().as_str() {
-        "hash" => {
-            let mb = parse_spin("Hash", value, 1, MAX_HASH_MB as u64)?;
-            engine.set_hash(mb as usize);
-        }
-        "threads" => {
-            engine.options.threads = parse_spin("Threads", value, 1, MAX_THREADS as u64)? as usize
-        }
-        "multipv" => {
-            engine.options.multipv = parse_spin("MultiPV", value, 1, MAX_MULTIPV as u64)? as usize
-        }
-        "ponder" => engine.options.ponder = parse_check("Ponder", value)?,
-        "move overhead" => {
-            engine.options.move_overhead_ms =
-                parse_spin("Move Overhead", value, 0, MAX_MOVE_OVERHEAD_MS)?
-        }
-        "clear hash" => engine.clear_hash(),
-        _ => return Ok(false),
-    }
-    Ok(true)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extinction::rules::Position;
+    use std::sync::mpsc;
     use std::time::{Duration, Instant};
 
     #[test]
     fn stop_answers_quickly() {
         let (tx, rx) = mpsc::channel();
-        let mut engine = Engine::new(tx);
-        let pos = Position::startpos();
+        let mut engine = Engine::new(EngineOptions::default()).on_search_done(move |id| {
+            let _ = tx.send(id);
+        });
         let id = engine.start(
-            &pos,
-            &[],
+            &Game::default(),
             Limits::infinite(),
             SearchOptions::default(),
-            Box::new(|_| {}),
+            None,
         );
         std::thread::sleep(Duration::from_millis(50));
         let t = Instant::now();
         engine.stop();
-        match rx.recv_timeout(Duration::from_secs(2)) {
-            Ok(Event::SearchDone(done)) => assert_eq!(done, id),
-            other => panic!("unexpected {other:?}"),
-        }
+        assert_eq!(rx.recv_timeout(Duration::from_secs(2)), Ok(id));
         let result = engine.finish(id).expect("result");
         assert!(t.elapsed() < Duration::from_millis(200));
         assert!(result.best_move.is_some());
     }
 
     #[test]
-    fn options_validate() {
-        let (tx, _rx) = mpsc::channel();
-        let mut engine = Engine::new(tx);
-        assert_eq!(
-            apply_common_option(&mut engine, "Hash", Some("2")),
-            Ok(true)
-        );
+    fn blocking_search_reports_and_answers() {
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: 2,
+            ..EngineOptions::default()
+        });
         assert_eq!(engine.tt().size_mb(), 2);
-        assert!(apply_common_option(&mut engine, "Hash", Some("0")).is_err());
-        assert!(apply_common_option(&mut engine, "MultiPV", Some("x")).is_err());
-        assert_eq!(
-            apply_common_option(&mut engine, "move overhead", Some("100")),
-            Ok(true)
+        let (tx, rx) = mpsc::channel();
+        let reporter: Reporter = Box::new(move |info: &SearchInfo| {
+            let _ = tx.send(info.depth);
+        });
+        let game = Game::new(Position::startpos());
+        let result = engine.search(
+            &game,
+            Limits::depth(3),
+            SearchOptions::default(),
+            Some(reporter),
         );
-        assert_eq!(engine.options.move_overhead_ms, 100);
-        assert_eq!(
-            apply_common_option(&mut engine, "Nonsense", Some("1")),
-            Ok(false)
-        );
+        assert_eq!(result.depth, 3);
+        assert!(result.best_move.is_some());
+        assert_eq!(rx.try_iter().collect::<Vec<_>>(), vec![1, 2, 3]);
+        assert!(!engine.is_searching());
     }
 }

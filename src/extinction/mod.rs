@@ -1,41 +1,23 @@
-//! Extinction chess: rules, search, evaluation and protocols.
+//! Extinction chess, in layers that import only downwards:
 //!
-//! The rules core (this module's `position`, `movegen`, `notation`, ...) knows nothing
-//! about search or protocols.
+//! * `rules/`: board, moves, notation, game results, perft, and the "check" queries;
+//! * `eval/`: the static evaluation and its weights;
+//! * `search/`: iterative deepening, alpha-beta, move ordering, SEE, the table, the clock;
+//! * `engine.rs`: the facade (settings, table, the search thread, a blocking search);
+//! * `protocol/` (UCI and XBoard sessions) and `tools/` (analyze, bench, perft, datagen,
+//!   tune), side by side on top.
+//!
+//! The rules' main types are re-exported here.
 
-pub mod game;
-pub mod movegen;
-pub mod notation;
-pub mod outcome;
-pub mod perft;
-pub mod pgn;
-pub mod position;
-pub mod types;
-pub mod zobrist;
-
-pub use game::Game;
-pub use notation::{parse_san, parse_uci, san, FenError, MoveError};
-pub use outcome::Outcome;
-pub use perft::{divide, divide_parallel, perft, perft_threaded};
-pub use pgn::{parse_pgn, PgnError, PgnGame};
-pub use position::{Position, Undo};
-pub use types::{Move, MoveList, MAX_MOVES};
-
-// Engine: search, evaluation and protocols.
-pub mod analyze;
-pub mod bench;
-pub mod datagen;
 pub mod engine;
-pub mod evaluate;
-pub mod movepick;
+pub mod eval;
 pub mod protocol;
+pub mod rules;
 pub mod search;
-pub mod see;
-pub mod timeman;
-pub mod tt;
-pub mod tune;
-pub mod uci;
-pub mod uci_command;
-pub mod weights_tuned;
-pub mod xboard;
-pub mod xboard_command;
+pub mod tools;
+
+pub use rules::{
+    divide, divide_parallel, parse_pgn, parse_pgn_games, parse_san, parse_uci, perft,
+    perft_threaded, san, FenError, Game, Move, MoveError, MoveList, Outcome, PgnError, PgnGame,
+    Position, Undo, MAX_MOVES,
+};

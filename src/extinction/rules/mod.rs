@@ -1,0 +1,21 @@
+//! The rules of Extinction chess: board, moves, text formats, game results and perft. This
+//! layer knows nothing about evaluation, search or protocols; everything above imports it.
+
+pub mod game;
+pub mod movegen;
+pub mod notation;
+pub mod outcome;
+pub mod perft;
+pub mod pgn;
+pub mod position;
+pub mod threats;
+pub mod types;
+pub mod zobrist;
+
+pub use game::Game;
+pub use notation::{board_diagram, parse_san, parse_uci, san, FenError, MoveError};
+pub use outcome::Outcome;
+pub use perft::{divide, divide_parallel, perft, perft_threaded};
+pub use pgn::{parse_pgn, parse_pgn_games, PgnError, PgnGame};
+pub use position::{Position, Undo};
+pub use types::{Move, MoveList, MAX_MOVES};

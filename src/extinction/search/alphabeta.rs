@@ -1,0 +1,653 @@
+//! The tree search of one thread: principal variation search with a transposition table,
+//! null-move pruning, reverse futility, late-move reductions and pruning, mate distance
+//! pruning, and a quiescence search over captures and promotions that searches every move
+//! when one of our last-of-type pieces is attacked (the analogue of a check evasion).
+//!
+//! Repetitions and the fifty-move rule score as draws; see `score.rs` for mate scores.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use shakmaty::Role;
+
+use super::movepick::{
+    continuation_key, is_quiet, wins_by_extinction, History, MoveContext, ScoredMoves,
+};
+use super::score::{
+    is_loss, is_win, score_from_tt, score_to_tt, ScoreBound, INFINITE, MATE, MATE_BOUND, MAX_PLY,
+};
+use super::see::see;
+use super::timeman::SearchClock;
+use super::tt::{Bound, TranspositionTable, TtHit};
+use crate::extinction::eval::evaluate;
+use crate::extinction::rules::threats::{can_capture_last_piece, threatened_last_pieces};
+use crate::extinction::rules::{Game, Move, MoveList, Position, Undo};
+
+#[derive(Clone)]
+/// A root move with its scores from this and the previous iteration and its PV.
+pub(super) struct RootMove {
+    pub(super) mv: Move,
+    pub(super) score: i32,
+    pub(super) previous_score: i32,
+    pub(super) bound: ScoreBound,
+    pub(super) seldepth: u32,
+    pub(super) pv: Vec<Move>,
+}
+
+/// Late-move reduction table, indexed by depth and move number (both capped at 63).
+fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (n, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+        }
+    }
+    t
+}
+
+/// The search state of one thread.
+pub struct Searcher<'a> {
+    pub(super) pos: Position,
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) clock: &'a SearchClock,
+    /// Keys of the game so far and of the current search path, current position last.
+    pub(super) keys: Vec<u64>,
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) stopped: bool,
+    pub(super) root_depth: i32,
+    killers: [[Move; 2]; MAX_PLY + 2],
+    pub(super) history: History,
+    /// Continuation key of the move played at each ply of the current path (`None`: null move).
+    played: [Option<usize>; MAX_PLY + 2],
+    /// Static evaluation at each ply of the current path (`None` where a last piece was attacked).
+    evals: [Option<i32>; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply (`Move::NULL`: none).
+    excluded: [Move; MAX_PLY + 2],
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    lmr: Box<[[u8; 64]; 64]>,
+    /// Set by the main thread when it finishes, so Lazy SMP helpers stop with it.
+    pub(super) helpers_stop: Option<&'a AtomicBool>,
+    /// Where a helper adds its node count (in steps of 1024) for the main thread's reports.
+    pub(super) node_sink: Option<&'a AtomicU64>,
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher for the current position of `game`, which also supplies the keys of the
+    /// earlier positions for repetition checks.
+    pub fn new(game: &Game, tt: &'a TranspositionTable, clock: &'a SearchClock) -> Self {
+        Searcher {
+            keys: game.keys().to_vec(),
+            pos: game.position().clone(),
+            tt,
+            clock,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 0,
+            killers: [[Move::NULL; 2]; MAX_PLY + 2],
+            history: History::default(),
+            played: [None; MAX_PLY + 2],
+            evals: [None; MAX_PLY + 2],
+            excluded: [Move::NULL; MAX_PLY + 2],
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            lmr: lmr_table(),
+            helpers_stop: None,
+            node_sink: None,
+        }
+    }
+
+    /// Nodes searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn check_time(&mut self) {
+        if self.nodes & 1023 != 0 {
+            return;
+        }
+        if let Some(sink) = self.node_sink {
+            sink.fetch_add(1024, Ordering::Relaxed);
+        }
+        if self.clock.should_stop(self.nodes)
+            || self.helpers_stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
+        }
+    }
+
+    pub(super) fn push_move(&mut self, m: Move, ply: usize) -> Undo {
+        self.played[ply] = Some(continuation_key(&self.pos, m));
+        let undo = self.pos.do_move(m);
+        self.keys.push(self.pos.key());
+        undo
+    }
+
+    fn pop_move(&mut self, m: Move, undo: Undo) {
+        self.keys.pop();
+        self.pos.undo_move(m, undo);
+    }
+
+    /// Draw by fifty-move rule or by repetition (one repetition suffices inside the search).
+    fn is_draw(&self) -> bool {
+        let clock = self.pos.halfmove_clock() as usize;
+        if clock >= 100 {
+            return true;
+        }
+        let n = self.keys.len();
+        let key = self.pos.key();
+        let window = clock.min(n - 1);
+        let mut back = 4;
+        while back <= window {
+            if self.keys[n - 1 - back] == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Score of a position whose game is over by extinction, from the side to move's view.
+    fn extinction_score(&self, ply: usize) -> Option<i32> {
+        if !self.pos.is_finished() {
+            return None;
+        }
+        let outcome = self.pos.extinction_outcome()?;
+        Some(match outcome.winner {
+            Some(c) if c == self.pos.turn() => MATE - ply as i32,
+            Some(_) => -(MATE - ply as i32),
+            None => 0,
+        })
+    }
+
+    /// Count the node, poll the clock and open its PV; `Some(score)` when the node needs no
+    /// search: the search was stopped (the score is then unused) or the game is already over.
+    fn enter_node(&mut self, ply: usize) -> Option<i32> {
+        self.nodes += 1;
+        self.check_time();
+        if self.stopped {
+            return Some(0);
+        }
+        self.pv_len[ply] = ply;
+        self.seldepth = self.seldepth.max(ply);
+        self.extinction_score(ply)
+    }
+
+    /// The moves before `ply` as the continuation history sees them.
+    fn context(&self, ply: usize) -> MoveContext {
+        MoveContext {
+            previous: if ply >= 1 { self.played[ply - 1] } else { None },
+            before: if ply >= 2 { self.played[ply - 2] } else { None },
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = m;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Score of a position where the side to move captures a last-of-type piece, recording
+    /// that capture as the principal variation's last move.
+    fn win_now(&mut self, ply: usize) -> i32 {
+        let mut list = MoveList::new();
+        self.pos.generate_captures(&mut list);
+        if let Some(&m) = list.iter().find(|&&m| wins_by_extinction(&self.pos, m)) {
+            self.pv[ply][ply] = m;
+            self.pv_len[ply] = ply + 1;
+        }
+        MATE - (ply as i32 + 1)
+    }
+
+    fn has_pieces_beyond_pawns(&self) -> bool {
+        let us = self.pos.by_color(self.pos.turn());
+        (us & !self.pos.by_role(Role::Pawn) & !self.pos.by_role(Role::King)).any()
+    }
+
+    /// Quiescence search: captures and promotions; full moves at the first level when one of
+    /// our last-of-type pieces is attacked (the analogue of check evasion).
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
+        if let Some(s) = self.enter_node(ply) {
+            return s;
+        }
+        if can_capture_last_piece(&self.pos) {
+            return self.win_now(ply);
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.pos);
+        }
+        let key = self.pos.key();
+        let hit = self.tt.probe(key);
+        let mut hash_move = Move::NULL;
+        if let Some(h) = hit {
+            let s = score_from_tt(h.score, ply);
+            if match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+                Bound::None => false,
+            } {
+                return s;
+            }
+            hash_move = Move::from_u16(h.packed_move);
+        }
+        let original_alpha = alpha;
+        let us = self.pos.turn();
+        let evading = qdepth == 0 && threatened_last_pieces(&self.pos, us).any();
+        let mut list = MoveList::new();
+        let mut best;
+        let mut static_eval = 0;
+        if evading {
+            self.pos.generate_moves(&mut list);
+            if list.is_empty() {
+                return 0;
+            }
+            best = -INFINITE;
+        } else {
+            static_eval = match hit {
+                Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval as i32,
+                _ => evaluate(&self.pos),
+            };
+            if static_eval >= beta {
+                if hit.is_none() {
+                    self.store(
+                        key,
+                        Move::NULL,
+                        static_eval,
+                        static_eval,
+                        0,
+                        Bound::Lower,
+                        ply,
+                    );
+                }
+                return static_eval;
+            }
+            alpha = alpha.max(static_eval);
+            best = static_eval;
+            self.pos.generate_captures(&mut list);
+        }
+        let mut moves = if evading {
+            ScoredMoves::for_search(
+                &self.pos,
+                &list,
+                hash_move,
+                &self.killers[ply],
+                &self.history,
+                self.context(ply),
+            )
+        } else {
+            ScoredMoves::for_quiescence(&self.pos, &list, hash_move)
+        };
+        let mut best_move = Move::NULL;
+        while let Some((m, _)) = moves.next_best() {
+            if !evading && see(&self.pos, m) < 0 {
+                continue;
+            }
+            let undo = self.push_move(m, ply);
+            let score = -self.quiescence(-beta, -alpha, ply + 1, qdepth + 1);
+            self.pop_move(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = Bound::of_result(best, original_alpha, beta);
+        self.store(key, best_move, best, static_eval, 0, bound, ply);
+        best
+    }
+
+    /// Write a node's result to the transposition table (mate scores made ply-independent).
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &self,
+        key: u64,
+        best_move: Move,
+        score: i32,
+        static_eval: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        self.tt.store(
+            key,
+            TtHit {
+                packed_move: best_move.to_u16(),
+                score: score_to_tt(score, ply),
+                eval: static_eval.clamp(-MATE, MATE) as i16,
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+    }
+
+    /// Principal variation search at an interior node.
+    fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply, 0);
+        }
+        if let Some(s) = self.enter_node(ply) {
+            return s;
+        }
+        if self.is_draw() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.pos);
+        }
+        // Mate distance pruning: no line from here can beat a shorter win already found.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if can_capture_last_piece(&self.pos) {
+            return self.win_now(ply);
+        }
+
+        let excluded = self.excluded[ply];
+        let key = self.pos.key();
+        let hit = self.tt.probe(key);
+        let hash_move = hit.map_or(Move::NULL, |h| Move::from_u16(h.packed_move));
+        if let Some(h) = hit {
+            let s = score_from_tt(h.score, ply);
+            if !pv_node
+                && excluded == Move::NULL
+                && h.depth as i32 >= depth
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return s;
+            }
+        }
+        let static_eval = match hit {
+            Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval as i32,
+            _ => evaluate(&self.pos),
+        };
+        let us = self.pos.turn();
+        let in_danger = threatened_last_pieces(&self.pos, us).any();
+        self.evals[ply] = (!in_danger).then_some(static_eval);
+        // Whether our evaluation rose since our previous move: pruning can then be bolder.
+        let improving = match (
+            self.evals[ply],
+            ply.checked_sub(2).and_then(|p| self.evals[p]),
+        ) {
+            (Some(now), Some(before)) => now > before,
+            (Some(_), None) => ply < 2,
+            _ => false,
+        };
+
+        if !pv_node && !in_danger && excluded == Move::NULL && !is_win(beta.abs()) {
+            // Reverse futility: far above beta at shallow depth.
+            if depth <= 8 && static_eval - 150 * (depth - i32::from(improving)) >= beta {
+                return static_eval;
+            }
+            // Null move: give the opponent a free move; if we still beat beta, cut.
+            if allow_null && depth >= 3 && static_eval >= beta && self.has_pieces_beyond_pawns() {
+                let r = 3 + depth / 3 + ((static_eval - beta) / 200).min(3);
+                self.played[ply] = None;
+                let undo = self.pos.do_null_move();
+                self.keys.push(self.pos.key());
+                let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
+                self.keys.pop();
+                self.pos.undo_null_move(undo);
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if is_win(score) { beta } else { score };
+                }
+            }
+        }
+
+        // Internal iterative reduction: a node the table knows nothing about is likely not
+        // worth its full depth (and the shallower search fills the table for a revisit).
+        let depth = if hash_move == Move::NULL && depth >= 4 && !in_danger {
+            depth - 1
+        } else {
+            depth
+        };
+        let mut list = MoveList::new();
+        self.pos.generate_moves(&mut list);
+        if list.is_empty() {
+            return 0; // stalemate
+        }
+        let extension = i32::from(in_danger && (ply as i32) < 2 * self.root_depth);
+        let mut moves = ScoredMoves::for_search(
+            &self.pos,
+            &list,
+            hash_move,
+            &self.killers[ply],
+            &self.history,
+            self.context(ply),
+        );
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut searched = 0usize;
+        let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
+        let mut quiet_count = 0usize;
+        let mut captures_tried: [Move; 32] = [Move::NULL; 32];
+        let mut capture_count = 0usize;
+
+        while let Some((m, order_score)) = moves.next_best() {
+            if m == excluded {
+                continue;
+            }
+            let quiet = is_quiet(&self.pos, m);
+            if !pv_node && !in_danger && quiet && searched > 0 && !is_loss(best) {
+                if depth <= 5
+                    && searched >= (4 + 2 * depth * depth) as usize / (2 - usize::from(improving))
+                {
+                    continue;
+                }
+                if depth <= 3 && static_eval + 120 * depth <= alpha {
+                    continue;
+                }
+            }
+            let mut extension = extension;
+            if let Some(h) = hit.filter(|_| m == hash_move && extension == 0) {
+                // Singular extension: when every other move falls well short of the hash
+                // move's score, the hash move is forced and deserves a deeper look.
+                let tt_score = score_from_tt(h.score, ply);
+                if depth >= 7
+                    && excluded == Move::NULL
+                    && (ply as i32) < 2 * self.root_depth
+                    && h.depth as i32 >= depth - 3
+                    && matches!(h.bound, Bound::Lower | Bound::Exact)
+                    && tt_score.abs() < MATE_BOUND
+                {
+                    let singular_beta = tt_score - 2 * depth;
+                    self.excluded[ply] = m;
+                    let value = self.negamax(
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        false,
+                        false,
+                    );
+                    self.excluded[ply] = Move::NULL;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if value < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        // Multi-cut: several moves beat beta, so this node will too.
+                        return singular_beta;
+                    }
+                }
+            }
+            let undo = self.push_move(m, ply);
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(new_depth, -beta, -alpha, ply + 1, pv_node, true);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched >= 3 && quiet && !in_danger {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if order_score >= 7_000_000 {
+                        r -= 1; // killers
+                    } else {
+                        r -= order_score / 20_000; // history: well-tried moves less reduced
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, true, true);
+                }
+            }
+            self.pop_move(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if alpha >= beta {
+                        let bonus = (300 * depth - 250).clamp(0, 2400);
+                        let ctx = self.context(ply);
+                        if quiet {
+                            if self.killers[ply][0] != m {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = m;
+                            }
+                            self.history.update_quiet(&self.pos, m, ctx, bonus);
+                            for &q in &quiets_tried[..quiet_count] {
+                                self.history.update_quiet(&self.pos, q, ctx, -bonus);
+                            }
+                        } else {
+                            self.history.update_capture(&self.pos, m, bonus);
+                        }
+                        for &c in &captures_tried[..capture_count] {
+                            self.history.update_capture(&self.pos, c, -bonus);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                if quiet_count < quiets_tried.len() {
+                    quiets_tried[quiet_count] = m;
+                    quiet_count += 1;
+                }
+            } else if capture_count < captures_tried.len() {
+                captures_tried[capture_count] = m;
+                capture_count += 1;
+            }
+        }
+        if searched == 0 {
+            if excluded != Move::NULL {
+                return alpha;
+            }
+            // Everything pruned: fall back to the static view.
+            return static_eval.min(beta);
+        }
+        let bound = Bound::of_result(best, original_alpha, beta);
+        if excluded == Move::NULL {
+            self.store(key, best_move, best, static_eval, depth, bound, ply);
+        }
+        best
+    }
+
+    /// Search every root move from `first` on with window (alpha, beta); returns the best score.
+    #[allow(clippy::needless_range_loop)] // root_moves is re-borrowed mutably after each search
+    pub(super) fn search_root(
+        &mut self,
+        root_moves: &mut [RootMove],
+        first: usize,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        for rm in root_moves[first + 1..].iter_mut() {
+            rm.score = -INFINITE;
+        }
+        for i in first..root_moves.len() {
+            let m = root_moves[i].mv;
+            self.seldepth = 0;
+            let undo = self.push_move(m, 0);
+            let score = if i == first {
+                -self.negamax(depth - 1, -beta, -alpha, 1, true, true)
+            } else {
+                let mut s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, false, true);
+                if s > alpha && s < beta {
+                    s = -self.negamax(depth - 1, -beta, -alpha, 1, true, true);
+                }
+                s
+            };
+            self.pop_move(m, undo);
+            if self.stopped {
+                break;
+            }
+            let rm = &mut root_moves[i];
+            if i == first || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth as u32;
+                rm.bound = if score >= beta {
+                    ScoreBound::Lower
+                } else if score <= alpha {
+                    ScoreBound::Upper
+                } else {
+                    ScoreBound::Exact
+                };
+                rm.pv.clear();
+                rm.pv.push(m);
+                let len = self.pv_len[1].max(1);
+                rm.pv.extend_from_slice(&self.pv[1][1..len]);
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

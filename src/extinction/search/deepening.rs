@@ -1,0 +1,397 @@
+//! Iterative deepening: aspiration windows, MultiPV, `searchmoves`, the clock's soft limit and
+//! the decision when a proven result needs no more depth; and Lazy SMP, helper threads that
+//! search the same root at staggered depths over the shared table. What goes into a search
+//! ([`SearchOptions`]) and what comes out ([`SearchInfo`] reports, the [`SearchResult`]).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use super::alphabeta::{RootMove, Searcher};
+use super::movepick::{MoveContext, ScoredMoves};
+use super::score::{is_loss, is_win, mate_moves, ScoreBound, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use super::timeman::SearchClock;
+use super::tt::TranspositionTable;
+use crate::extinction::rules::{Game, Move, MoveList, Position};
+
+/// One line of search progress (a UCI `info` line / XBoard thinking line).
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Completed nominal depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based PV index (MultiPV).
+    pub multipv: usize,
+    /// Score from the side to move's point of view.
+    pub score: i32,
+    /// Whether `score` is exact or a bound.
+    pub bound: ScoreBound,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Transposition table fill, permille.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+impl SearchInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+}
+
+/// What the search hands back when it stops.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// Best move, or `None` when the game is over (no legal move).
+    pub best_move: Option<Move>,
+    /// Expected reply, for pondering.
+    pub ponder_move: Option<Move>,
+    /// Score of the best move.
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: u32,
+    /// Total nodes.
+    pub nodes: u64,
+    /// Principal variation of the best move.
+    pub pv: Vec<Move>,
+}
+
+/// Search configuration beyond the clock.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// Restrict the root to these moves (empty: all).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            multipv: 1,
+            searchmoves: Vec::new(),
+        }
+    }
+}
+
+/// Run a complete search of the game's current position (iterative deepening until the clock
+/// says stop), calling `report`, if given, after each completed iteration and PV line.
+pub fn search(
+    game: &Game,
+    tt: &TranspositionTable,
+    clock: &SearchClock,
+    options: &SearchOptions,
+    report: Option<&mut dyn FnMut(&SearchInfo)>,
+) -> SearchResult {
+    tt.new_search();
+    let mut searcher = Searcher::new(game, tt, clock);
+    iterative_deepening(&mut searcher, game.position(), options, report, 0, None)
+}
+
+/// Stack size of every thread that runs a search (the recursion keeps move lists on the stack):
+/// Lazy SMP helpers here, the engine's search thread and its blocking search for the tools.
+pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Lazy SMP depth skipping (as in Stockfish 10): helper `i` skips the iterations where
+/// `((depth + SKIP_PHASE[i]) / SKIP_SIZE[i])` is odd, so helpers spread over several depths
+/// and fill the shared table with results the main thread can use.
+const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+fn helper_skips(thread: usize, depth: u32) -> bool {
+    if thread == 0 {
+        return false;
+    }
+    let i = (thread - 1) % SKIP_SIZE.len();
+    (depth + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2 == 1
+}
+
+/// [`search`] with `threads` threads sharing the table (Lazy SMP). The calling thread is the
+/// main thread: it alone reports, follows the clock and decides; helpers search the same root
+/// with staggered depths until the main thread finishes. `threads <= 1` is exactly [`search`].
+pub fn search_threads(
+    game: &Game,
+    tt: &TranspositionTable,
+    clock: &SearchClock,
+    options: &SearchOptions,
+    threads: usize,
+    report: Option<&mut dyn FnMut(&SearchInfo)>,
+) -> SearchResult {
+    if threads <= 1 {
+        return search(game, tt, clock, options, report);
+    }
+    let pos = game.position();
+    tt.new_search();
+    let stop = AtomicBool::new(false);
+    let helper_nodes = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
+        for thread in 1..threads {
+            let (stop, helper_nodes) = (&stop, &helper_nodes);
+            let spawned = std::thread::Builder::new()
+                .name(format!("search-{thread}"))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut searcher = Searcher::new(game, tt, clock);
+                    searcher.helpers_stop = Some(stop);
+                    searcher.node_sink = Some(helper_nodes);
+                    let result =
+                        iterative_deepening(&mut searcher, pos, options, None, thread, None);
+                    helper_nodes.fetch_add(searcher.nodes & 1023, Ordering::Relaxed);
+                    result
+                });
+            match spawned {
+                Ok(h) => helpers.push(h),
+                Err(e) => log::warn!("cannot start search helper thread: {e}"),
+            }
+        }
+        let mut searcher = Searcher::new(game, tt, clock);
+        let mut main =
+            iterative_deepening(&mut searcher, pos, options, report, 0, Some(&helper_nodes));
+        stop.store(true, Ordering::Relaxed);
+        for h in helpers {
+            let Ok(helper) = h.join() else { continue };
+            // A helper that completed a deeper iteration with the same or a better score has
+            // the more reliable answer (MultiPV keeps the main thread's ordered lines).
+            if options.multipv <= 1
+                && helper.best_move.is_some()
+                && helper.depth > main.depth
+                && helper.score >= main.score
+            {
+                main = SearchResult {
+                    nodes: main.nodes,
+                    ..helper
+                };
+            }
+        }
+        main.nodes = searcher.nodes + helper_nodes.load(Ordering::Relaxed);
+        main
+    })
+}
+
+/// Iterative deepening of one thread; thread 0 is the main thread (follows the soft time
+/// limit and reports), others are Lazy SMP helpers. `helper_nodes` (main thread only) adds
+/// the helpers' node counts to reported totals.
+fn iterative_deepening(
+    searcher: &mut Searcher,
+    pos: &Position,
+    options: &SearchOptions,
+    mut report: Option<&mut dyn FnMut(&SearchInfo)>,
+    thread: usize,
+    helper_nodes: Option<&AtomicU64>,
+) -> SearchResult {
+    let clock = searcher.clock;
+    let tt = searcher.tt;
+    let mut list = MoveList::new();
+    if !pos.is_finished() {
+        pos.generate_moves(&mut list);
+    }
+    let hash_move = tt
+        .probe(pos.key())
+        .map_or(Move::NULL, |h| Move::from_u16(h.packed_move));
+    let mut ordered = ScoredMoves::for_search(
+        pos,
+        &list,
+        hash_move,
+        &[Move::NULL; 2],
+        &searcher.history,
+        MoveContext::default(),
+    );
+    let mut root_moves: Vec<RootMove> = Vec::new();
+    while let Some((m, _)) = ordered.next_best() {
+        if options.searchmoves.is_empty() || options.searchmoves.contains(&m) {
+            root_moves.push(RootMove {
+                mv: m,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                bound: ScoreBound::Exact,
+                seldepth: 0,
+                pv: vec![m],
+            });
+        }
+    }
+    if root_moves.is_empty() {
+        return SearchResult {
+            best_move: None,
+            ..SearchResult::default()
+        };
+    }
+    let multipv = options.multipv.clamp(1, root_moves.len());
+    let mut completed_depth = 0u32;
+    let mut last_best = root_moves[0].mv;
+    let mut stability = 0u32;
+    let mut depth = 1u32;
+    let max_depth = clock
+        .limits()
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 4)
+        .clamp(1, MAX_PLY as u32 - 4);
+
+    while depth <= max_depth
+        && if thread == 0 {
+            clock.may_start_iteration(depth, stability)
+        } else {
+            !searcher.stopped
+                && !searcher
+                    .helpers_stop
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+        }
+    {
+        if helper_skips(thread, depth) && depth > 1 {
+            depth += 1;
+            continue;
+        }
+        searcher.root_depth = depth as i32;
+        for rm in root_moves.iter_mut() {
+            rm.previous_score = rm.score;
+        }
+        for pv_index in 0..multipv {
+            let previous = root_moves[pv_index].previous_score;
+            let mut delta = 30;
+            let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+                (
+                    (previous - delta).max(-INFINITE),
+                    (previous + delta).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            loop {
+                let score =
+                    searcher.search_root(&mut root_moves, pv_index, depth as i32, alpha, beta);
+                root_moves[pv_index..].sort_by(|a, b| {
+                    b.score
+                        .cmp(&a.score)
+                        .then(b.previous_score.cmp(&a.previous_score))
+                });
+                if searcher.stopped {
+                    break;
+                }
+                if score <= alpha && alpha > -INFINITE {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INFINITE);
+                } else if score >= beta && beta < INFINITE {
+                    beta = (score + delta).min(INFINITE);
+                } else {
+                    break;
+                }
+                delta += delta / 2 + 10;
+                if delta > 1000 {
+                    alpha = -INFINITE;
+                    beta = INFINITE;
+                }
+            }
+            root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if searcher.stopped {
+                break;
+            }
+        }
+        if searcher.stopped {
+            // A partially searched iteration still counts if its best move was fully searched
+            // and beat the previous best (root moves are re-sorted by proven scores above).
+            break;
+        }
+        completed_depth = depth;
+        if let Some(report) = report.as_mut() {
+            for (i, rm) in root_moves.iter().take(multipv).enumerate() {
+                report(&SearchInfo {
+                    depth,
+                    seldepth: rm.seldepth.max(depth),
+                    multipv: i + 1,
+                    score: rm.score,
+                    bound: ScoreBound::Exact,
+                    nodes: searcher.nodes + helper_nodes.map_or(0, |n| n.load(Ordering::Relaxed)),
+                    time_ms: clock.total_elapsed_ms(),
+                    hashfull: tt.hashfull(),
+                    pv: rm.pv.clone(),
+                });
+            }
+        }
+        if root_moves[0].mv == last_best {
+            stability = (stability + 1).min(4);
+        } else {
+            stability = 0;
+            last_best = root_moves[0].mv;
+        }
+        let best_score = root_moves[0].score;
+        if let Some(mate) = clock.limits().mate {
+            if is_win(best_score) && mate_moves(best_score).unwrap_or(i32::MAX) <= mate as i32 {
+                break;
+            }
+        }
+        // A proven result cannot change with more depth once the win/loss is well inside it.
+        if (is_win(best_score) || is_loss(best_score))
+            && MATE - best_score.abs() < depth as i32
+            && multipv == 1
+        {
+            break;
+        }
+        depth += 1;
+    }
+    if completed_depth == 0 {
+        // Stopped before depth 1 finished: still answer with the best-ordered move.
+        root_moves.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+    }
+    let best = &root_moves[0];
+    SearchResult {
+        best_move: Some(best.mv),
+        ponder_move: best.pv.get(1).copied(),
+        score: best.score,
+        depth: completed_depth,
+        nodes: searcher.nodes,
+        pv: best.pv.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extinction::search::timeman::{Limits, Signals};
+
+    fn run(fen: &str, depth: u32, threads: usize) -> SearchResult {
+        let game = Game::new(Position::from_fen(fen).expect("fen"));
+        let tt = TranspositionTable::new(8);
+        let clock = SearchClock::start(Limits::depth(depth), 0, Signals::new());
+        search_threads(&game, &tt, &clock, &SearchOptions::default(), threads, None)
+    }
+
+    #[test]
+    fn lazy_smp_finds_the_same_forced_win() {
+        // Nxc7 forks Black's only king and only rook (no castling): a type dies next move.
+        let fen = "r3kbn1/pppbpppp/2n5/1N6/7q/8/PPPPPPPP/R1BQKB1R w KQ - 0 1";
+        let single = run(fen, 4, 1);
+        let double = run(fen, 4, 2);
+        assert!(is_win(single.score), "single-thread score {}", single.score);
+        assert!(is_win(double.score), "two-thread score {}", double.score);
+        assert_eq!(single.best_move, double.best_move);
+        assert!(double.depth >= 4);
+    }
+
+    #[test]
+    fn lazy_smp_counts_every_thread_and_stops() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let game = Game::new(Position::from_fen(start).expect("fen"));
+        let tt = TranspositionTable::new(8);
+        let clock = SearchClock::start(Limits::infinite(), 0, Signals::new());
+        let options = SearchOptions::default();
+        let mut main_nodes = 0;
+        let result = std::thread::scope(|scope| {
+            let handle = std::thread::Builder::new()
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, || {
+                    let mut report = |info: &SearchInfo| main_nodes = info.nodes;
+                    search_threads(&game, &tt, &clock, &options, 3, Some(&mut report))
+                })
+                .expect("spawn");
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            clock.signals().request_stop();
+            handle.join().expect("join")
+        });
+        assert!(result.best_move.is_some());
+        assert!(result.nodes >= main_nodes);
+        assert!(result.depth >= 1);
+    }
+}

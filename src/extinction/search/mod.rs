@@ -1,0 +1,17 @@
+//! The search: iterative deepening with Lazy SMP (`deepening.rs`) over a principal variation
+//! search (`alphabeta.rs`), with move ordering, static exchange evaluation, the transposition
+//! table, the clock and mate-score arithmetic each in a file of its own. It sits on the rules
+//! and the evaluation; the engine facade drives it.
+
+pub mod alphabeta;
+pub mod deepening;
+pub mod movepick;
+pub mod score;
+pub mod see;
+pub mod timeman;
+pub mod tt;
+
+pub use deepening::{
+    search, search_threads, SearchInfo, SearchOptions, SearchResult, SEARCH_STACK_BYTES,
+};
+pub use score::{is_loss, is_win, mate_moves, ScoreBound, INFINITE, MATE, MATE_BOUND, MAX_PLY};

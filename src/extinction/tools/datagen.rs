@@ -1,0 +1,263 @@
+//! Training data for the tuner: `extinction datagen` plays fast fixed-node self-play games from
+//! random openings, and `extinction import-pgn` reads finished games (e.g. cutechess-cli
+//! `-pgnout` files against Fairy-Stockfish). Both write `FEN | result` lines, the result being
+//! White's score (1, 0.5 or 0), for quiet positions only: the side to move has no capture of a
+//! last piece, no last piece of its own attacked, and (self-play) the chosen move is quiet.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use shakmaty::Color;
+
+use crate::extinction::engine::{Engine, EngineOptions};
+use crate::extinction::rules::threats::{can_capture_last_piece, threatened_last_pieces};
+use crate::extinction::rules::{parse_pgn_games, Game, MoveList, Position};
+use crate::extinction::search::movepick::is_quiet;
+use crate::extinction::search::timeman::Limits;
+use crate::extinction::search::{is_loss, is_win, SearchOptions};
+use crate::rng::Rng;
+
+/// Arguments of `extinction datagen`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DatagenArgs {
+    /// Number of games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Output file (appended to).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// EPD/FEN file of openings (one is picked at random per game).
+    #[arg(long, default_value = "../shared/data/openings-6ply.epd")]
+    pub openings: PathBuf,
+    /// Random plies played after the opening.
+    #[arg(long, default_value_t = 4)]
+    pub random_plies: u32,
+    /// Seed of the random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (1 to 64).
+    #[arg(long, default_value_t = 1, value_parser = super::thread_count)]
+    pub threads: usize,
+}
+
+/// Arguments of `extinction import-pgn`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ImportArgs {
+    /// PGN file(s) with finished games.
+    #[arg(long, required = true, num_args = 1..)]
+    pub pgn: Vec<PathBuf>,
+    /// Output file (appended to).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Plies skipped at the start of every game (book moves).
+    #[arg(long, default_value_t = 8)]
+    pub skip_plies: usize,
+}
+
+/// Games longer than this are scored as draws.
+const MAX_GAME_PLIES: usize = 400;
+/// Hash size of each game's engine, in MiB.
+const GAME_HASH_MB: usize = 8;
+
+/// Whether a position is quiet enough for the static evaluation to be judged on it.
+pub fn is_quiet_position(pos: &Position) -> bool {
+    !pos.is_finished()
+        && !can_capture_last_piece(pos)
+        && !threatened_last_pieces(pos, pos.turn()).any()
+}
+
+/// White's score in a finished game, or a draw for an unfinished one.
+fn white_score(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::White) => "1",
+        Some(Color::Black) => "0",
+        None => "0.5",
+    }
+}
+
+fn random_start(openings: &[String], rng: &mut Rng, random_plies: u32) -> Option<Game> {
+    let fen = &openings[rng.below(openings.len())];
+    let fields: Vec<&str> = fen.split_whitespace().take(4).collect();
+    let pos = Position::from_fen(&format!("{} 0 1", fields.join(" "))).ok()?;
+    let mut game = Game::new(pos);
+    for _ in 0..random_plies {
+        let mut list = MoveList::new();
+        game.position().generate_moves(&mut list);
+        // Random but not suicidal: skip moves that end the game or hang a last piece.
+        let safe: Vec<_> = list
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let after = game.position().after(m);
+                !after.is_finished() && !can_capture_last_piece(&after)
+            })
+            .collect();
+        if safe.is_empty() {
+            return None;
+        }
+        game.play(safe[rng.below(safe.len())]);
+    }
+    game.outcome().is_none().then_some(game)
+}
+
+/// Play one self-play game; returns the quiet positions' FENs and White's score.
+fn play_game(start: Game, nodes: u64) -> (Vec<String>, &'static str) {
+    let mut game = start;
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: GAME_HASH_MB,
+        ..EngineOptions::default()
+    });
+    let mut fens = Vec::new();
+    for _ in 0..MAX_GAME_PLIES {
+        if let Some(outcome) = game.outcome() {
+            return (fens, white_score(outcome.winner));
+        }
+        let pos = game.position().clone();
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let result = engine.search(&game, limits, SearchOptions::default(), None);
+        let Some(m) = result.best_move else {
+            return (fens, white_score(None));
+        };
+        if is_quiet(&pos, m)
+            && is_quiet_position(&pos)
+            && !is_win(result.score)
+            && !is_loss(result.score)
+        {
+            fens.push(pos.fen());
+        }
+        game.play(m);
+    }
+    (fens, white_score(None))
+}
+
+/// Run `extinction datagen`.
+pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
+    let text = std::fs::read_to_string(&args.openings)
+        .map_err(|e| format!("cannot read {}: {e}", args.openings.display()))?;
+    let openings: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect();
+    if openings.is_empty() {
+        return Err(format!("{}: no openings", args.openings.display()));
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| format!("cannot open {}: {e}", args.out.display()))?;
+    let out = Mutex::new(std::io::BufWriter::new(file));
+    let next_game = AtomicUsize::new(0);
+    let positions = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads {
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, || loop {
+                let index = next_game.fetch_add(1, Ordering::Relaxed);
+                if index >= args.games {
+                    break;
+                }
+                let mut rng = Rng::new(args.seed.wrapping_mul(1_000_003) + index as u64);
+                let Some(start) = random_start(&openings, &mut rng, args.random_plies) else {
+                    continue;
+                };
+                let (fens, score) = play_game(start, args.nodes);
+                positions.fetch_add(fens.len(), Ordering::Relaxed);
+                let Ok(mut w) = out.lock() else { break };
+                for fen in &fens {
+                    let _ = writeln!(w, "{fen} | {score}");
+                }
+                let _ = w.flush();
+                eprintln!(
+                    "game {:>5}/{}: {score:>3}, {} positions",
+                    index + 1,
+                    args.games,
+                    fens.len()
+                );
+            });
+            if let Err(e) = spawned {
+                eprintln!("datagen: cannot start a worker: {e}");
+            }
+        }
+    });
+    eprintln!(
+        "datagen: {} positions written to {}",
+        positions.load(Ordering::Relaxed),
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// Run `extinction import-pgn`.
+pub fn run_import(args: &ImportArgs) -> Result<(), String> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| format!("cannot open {}: {e}", args.out.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let (mut games, mut positions, mut skipped) = (0usize, 0usize, 0usize);
+    for path in &args.pgn {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for pgn in parse_pgn_games(&text) {
+            let Ok(pgn) = pgn else {
+                skipped += 1;
+                continue;
+            };
+            let score = match pgn.result.as_deref().or(pgn.header("Result")) {
+                Some("1-0") => "1",
+                Some("0-1") => "0",
+                Some("1/2-1/2") => "0.5",
+                _ => {
+                    skipped += 1;
+                    continue;
+                }
+            };
+            let Ok(start) = pgn.start_position() else {
+                skipped += 1;
+                continue;
+            };
+            let mut game = Game::new(start);
+            for (ply, san) in pgn.moves.iter().enumerate() {
+                let pos = game.position().clone();
+                let Ok(m) = game.play_san(san) else { break };
+                if ply >= args.skip_plies && is_quiet(&pos, m) && is_quiet_position(&pos) {
+                    let _ = writeln!(out, "{} | {score}", pos.fen());
+                    positions += 1;
+                }
+            }
+            games += 1;
+        }
+    }
+    out.flush().map_err(|e| format!("write error: {e}"))?;
+    eprintln!(
+        "import-pgn: {games} games, {positions} positions written to {} ({skipped} games skipped)",
+        args.out.display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_starts_are_playable_and_reproducible() {
+        let openings = vec!["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -".to_string()];
+        let a = random_start(&openings, &mut Rng::new(7), 6).expect("start");
+        let b = random_start(&openings, &mut Rng::new(7), 6).expect("start");
+        assert_eq!(a.moves().len(), 6);
+        assert_eq!(a.position().fen(), b.position().fen());
+        assert!(a.outcome().is_none());
+    }
+}
