@@ -1,5 +1,5 @@
 //! Playing games: a person against the engine in the terminal, and engine matches against a
-//! uniform-random player or itself.
+//! uniform-random player, the pure-strategy alpha-beta player or itself.
 
 use std::io::{BufRead, Write};
 
@@ -10,6 +10,7 @@ use crate::apocalypse::rules::outcome::{outcome, Outcome, Reason, QUIET_LIMIT};
 use crate::apocalypse::rules::report::describe_turn;
 use crate::apocalypse::rules::resolve::resolve;
 use crate::apocalypse::rules::ruleset::RuleSet;
+use crate::apocalypse::search::alphabeta::pure_move;
 use crate::apocalypse::search::anytime::{Iteration, Limits, Searcher};
 use crate::apocalypse::tablebase::Tablebases;
 use crate::rng::Rng;
@@ -53,6 +54,9 @@ pub enum Player {
     Engine,
     /// Uniform over legal moves.
     Random,
+    /// The pure-strategy serialized alpha-beta player (`search::alphabeta`), with the
+    /// engine's time per turn and this depth cap (the engine's depth limit when `None`).
+    AlphaBeta(Option<u32>),
 }
 
 /// How the engine played in tablebase positions during a match: whether its mixed strategy
@@ -136,6 +140,13 @@ pub fn play_game(
                     m
                 }
                 Player::Random => random_move(&pos, side, rules, rng),
+                Player::AlphaBeta(depth) => {
+                    let own = Limits {
+                        depth: depth.or(limits.depth),
+                        ..limits
+                    };
+                    pure_move(&pos, side, own, tables)
+                }
             };
         }
         pos = resolve(&pos, actions).0;

@@ -132,6 +132,10 @@ enum Command {
         /// The opponent.
         #[arg(long, value_enum, default_value_t = OpponentArg::Random)]
         opponent: OpponentArg,
+        /// Depth cap (turns) of the alpha-beta opponent, which otherwise searches as deep as
+        /// the engine's time per turn (or its --depth) allows.
+        #[arg(long)]
+        opponent_depth: Option<u32>,
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -218,6 +222,9 @@ enum OpponentArg {
     /// The engine itself.
     #[value(name = "self")]
     Engine,
+    /// Pure strategy: iterative-deepening alpha-beta on the serialized game (it assumes the
+    /// engine sees its move), same evaluation, tablebases and time per turn.
+    Alphabeta,
 }
 
 fn run(command: Command, rules: RuleSet) -> Result<(), String> {
@@ -313,6 +320,7 @@ fn run(command: Command, rules: RuleSet) -> Result<(), String> {
             movetime,
             depth,
             opponent,
+            opponent_depth,
             seed,
             position,
             tb_dir,
@@ -321,9 +329,13 @@ fn run(command: Command, rules: RuleSet) -> Result<(), String> {
                 Some(_) => Limits::new(depth, None),
                 None => Limits::new(None, Some(movetime)),
             };
+            if opponent_depth.is_some() && !matches!(opponent, OpponentArg::Alphabeta) {
+                return Err("--opponent-depth needs --opponent alphabeta".to_string());
+            }
             let opponent = match opponent {
                 OpponentArg::Random => Player::Random,
                 OpponentArg::Engine => Player::Engine,
+                OpponentArg::Alphabeta => Player::AlphaBeta(opponent_depth),
             };
             cli::games::selfplay(
                 games,
