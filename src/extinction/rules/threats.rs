@@ -8,6 +8,7 @@ use shakmaty::attacks::{
 use shakmaty::{Bitboard, Color, Role, Square};
 
 use super::position::{Position, ROLES};
+use super::types::Move;
 
 /// Squares attacked by one piece of `role` and `color` on `sq`.
 #[inline]
@@ -70,6 +71,20 @@ pub fn threatened_last_pieces(pos: &Position, color: Color) -> Bitboard {
     bb
 }
 
+/// Whether move `m` attacks, from its destination, an enemy piece that is the last of its type
+/// (the analogue of giving check; discovered attacks are not counted).
+pub fn threatens_last_piece(pos: &Position, m: Move) -> bool {
+    if m.is_castle() {
+        return false;
+    }
+    let us = pos.turn();
+    let (from, to) = (m.from(), m.to());
+    let role = m.promotion().unwrap_or_else(|| pos.moved_role(m));
+    let occupied = (pos.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
+    let targets = last_of_type(pos, us.other()) & !Bitboard::from(to);
+    (piece_attacks(role, us, to, occupied) & targets).any()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +105,26 @@ mod tests {
         assert!(threatened_last_pieces(&pos, Color::White).is_empty());
         assert!(attacked_by(&pos, Color::White).contains(Square::D5));
         assert!(!attacked_by(&pos, Color::White).contains(Square::D6));
+    }
+
+    #[test]
+    fn moves_that_attack_a_last_piece() {
+        // Black's only queen stands on d4; Black has eight pawns and two knights.
+        let pos = Position::from_fen("rnb1kbnr/pppppppp/8/8/3q4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .expect("fen");
+        let threatens = |from, to| threatens_last_piece(&pos, Move::normal(from, to));
+        assert!(threatens(Square::G1, Square::F3));
+        assert!(threatens(Square::E2, Square::E3));
+        assert!(!threatens(Square::B1, Square::A3));
+        assert!(!threatens(Square::A2, Square::A3));
+        // Attacking two of eight pawns is no threat; the knight then attacks neither the lone
+        // king nor the lone queen.
+        let pawns =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/1N6/PPPPPPPP/R1BQKBNR w KQkq - 0 1")
+                .expect("fen");
+        assert!(!threatens_last_piece(
+            &pawns,
+            Move::normal(Square::B3, Square::C5)
+        ));
     }
 }

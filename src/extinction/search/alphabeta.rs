@@ -19,7 +19,9 @@ use super::see::see;
 use super::timeman::SearchClock;
 use super::tt::{Bound, TranspositionTable, TtHit};
 use crate::extinction::eval::evaluate;
-use crate::extinction::rules::threats::{can_capture_last_piece, threatened_last_pieces};
+use crate::extinction::rules::threats::{
+    can_capture_last_piece, threatened_last_pieces, threatens_last_piece,
+};
 use crate::extinction::rules::{Game, Move, MoveList, Position, Undo};
 
 #[derive(Clone)]
@@ -460,7 +462,8 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let quiet = is_quiet(&self.pos, m);
-            if !pv_node && !in_danger && quiet && searched > 0 && !is_loss(best) {
+            let threat = quiet && threatens_last_piece(&self.pos, m);
+            if !pv_node && !in_danger && quiet && !threat && searched > 0 && !is_loss(best) {
                 if depth <= 5
                     && searched >= (4 + 2 * depth * depth) as usize / (2 - usize::from(improving))
                 {
@@ -514,6 +517,9 @@ impl<'a> Searcher<'a> {
                 if depth >= 3 && searched >= 3 && quiet && !in_danger {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if pv_node {
+                        r -= 1;
+                    }
+                    if threat {
                         r -= 1;
                     }
                     if order_score >= 7_000_000 {
