@@ -410,7 +410,7 @@ impl<'a> Searcher<'a> {
 
         if !pv_node && !in_danger && excluded == Move::NULL && !is_win(beta.abs()) {
             // Reverse futility: far above beta at shallow depth.
-            if depth <= 8 && static_eval - 90 * (depth - i32::from(improving)) >= beta {
+            if depth <= 8 && static_eval - 150 * (depth - i32::from(improving)) >= beta {
                 return static_eval;
             }
             // Null move: give the opponent a free move; if we still beat beta, cut.
