@@ -86,6 +86,14 @@ pub fn extinction_into_closed_pipe(
     (status, err)
 }
 
+/// Whether `path` is a file this user may run: a program that exists without execute
+/// permission (or is hidden that way by `scripts/test_without_tools.sh`) counts as missing.
+pub fn executable(path: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+}
+
 /// Whether an outside program a test needs is here (`available`). Without it the test is
 /// skipped with a notice on stderr, unless the environment variable `CI` is set: then it fails.
 pub fn outside_program_present(what: &str, available: bool) -> bool {
@@ -101,7 +109,7 @@ pub fn outside_program_present(what: &str, available: bool) -> bool {
     // and a skip that nobody sees would look like a pass.
     let _ = writeln!(
         std::io::stderr(),
-        "skipped {test}: {what} is not installed (.ci/run installs it; with CI set this fails)"
+        "skipped {test}: {what} not found (.ci/run installs it; with CI set this fails)"
     );
     false
 }
