@@ -113,9 +113,12 @@ fn every_subcommand_ends_quietly_when_its_output_is_closed() {
     let dir = std::env::temp_dir().join(format!("apoc-cli-pipe-{}", std::process::id()));
     let d = dir.to_str().unwrap();
     // A tablebase directory to probe and verify (K = 3 takes well under a second).
-    let (code, err) = run_with_stdout_closed(&["tb", "build", "--max-pieces", "3", "--dir", d], "");
+    let (code, _, err) = run(&["tb", "build", "--max-pieces", "3", "--dir", d]);
+    assert_eq!(code, 0, "tb build: {err}");
+    assert!(dir.join("classic").join("PNvp-00.tb").exists());
+    // A build whose report has nobody to read it stops after its first class, quietly.
+    let (code, err) = run_with_stdout_closed(&["tb", "build", "--max-pieces", "4", "--dir", d], "");
     assert_eq!(code, Some(0), "tb build: {err}");
-    assert!(dir.join("PNvp-00.tb").exists());
     let small = "4p/5/1N3/2P2/5 00";
     let cases: Vec<Vec<&str>> = vec![
         vec!["moves", "start"],
@@ -175,4 +178,72 @@ fn a_missing_position_is_a_usage_error_that_says_so() {
             "{args:?}: {err}"
         );
     }
+}
+
+#[test]
+fn a_tablebase_directory_that_does_not_exist_is_reported_and_the_search_goes_on() {
+    let (code, out, err) = run(&[
+        "solve",
+        "start",
+        "--depth",
+        "1",
+        "--tb-dir",
+        "/nonexistent/apocalypse-tables",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("depth  1"), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("/nonexistent/apocalypse-tables") && err.contains("does not exist"),
+        "{err}"
+    );
+    // Without --tb-dir a missing default directory is no news.
+    let (code, _, err) = run(&["solve", "start", "--depth", "1"]);
+    assert_eq!(code, 0);
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn options_the_exact_solve_cannot_honour_are_usage_errors() {
+    // The N-turn game's values are not the tablebases' (those of the game without a turn
+    // limit), so --tb-dir cannot help --turns; --plain only selects an exact solver.
+    for args in [
+        vec!["solve", "start", "--turns", "2", "--tb-dir", "tablebases"],
+        vec!["solve", "start", "--depth", "1", "--plain"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("cannot be used with"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn rules_flag_selects_the_vchess_reading_on_every_subcommand() {
+    let (code, out, _) = run(&["moves", "start", "--rules", "vchess"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("White (16): "), "{out}");
+    assert!(out.contains(" a2b3 e2d3 0000"), "{out}");
+    let (code, out, _) = run(&["play", "--rules", "vchess", "start", "a2b3 a5b3"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().next(), Some("1pppn/p3p/1P3/4P/NPPPN 00 0 2"));
+    // Classic is the default; vchess changes the exact values of this position (White's
+    // last footman may advance: under classic it is a draw by rule 4.3, under vchess White
+    // must move or forfeit).
+    let classic = run(&["solve", "4p/3P1/5/5/5", "--turns", "2", "--json"]).1;
+    let vchess = run(&[
+        "solve",
+        "4p/3P1/5/5/5",
+        "--turns",
+        "2",
+        "--json",
+        "--rules",
+        "vchess",
+    ])
+    .1;
+    assert!(classic.starts_with(r#"{"value": 0,"#), "{classic}");
+    assert!(!vchess.starts_with(r#"{"value": 0,"#), "{vchess}");
+    let (code, _, err) = run(&["moves", "start", "--rules", "chess"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown rule set 'chess'"), "{err}");
 }

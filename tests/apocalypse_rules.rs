@@ -8,6 +8,9 @@ use variant_engines::apocalypse::rules::notation::{
 };
 use variant_engines::apocalypse::rules::outcome::{outcome, Outcome, Reason};
 use variant_engines::apocalypse::rules::resolve::{resolve, TurnEvents};
+use variant_engines::apocalypse::rules::ruleset::RuleSet;
+
+const C: RuleSet = RuleSet::Classic;
 
 fn pos(text: &str) -> Position {
     parse_position(text).unwrap_or_else(|e| panic!("{e}"))
@@ -18,8 +21,8 @@ fn play(text: &str, joint: &str) -> (Position, TurnEvents) {
     let p = pos(text);
     let declared = parse_joint_move(joint).unwrap();
     let actions = [
-        to_action(&p, Side::White, declared[0]),
-        to_action(&p, Side::Black, declared[1]),
+        to_action(&p, Side::White, C, declared[0]),
+        to_action(&p, Side::Black, C, declared[1]),
     ];
     resolve(&p, actions)
 }
@@ -34,7 +37,7 @@ fn sq(name: &str) -> u8 {
 }
 
 fn move_names(p: &Position, side: Side) -> Vec<String> {
-    declarable_moves(p, side)
+    declarable_moves(p, side, C)
         .into_iter()
         .map(format_move)
         .collect()
@@ -180,7 +183,7 @@ fn redeploy_moves_and_their_resolution() {
     // White: N a1, N e1 (two horsemen), P d4, P a2. Black: n e5, p a4, p b5.
     let text = "1p2n/p2P1/5/P4/N3N";
     let p = pos(text);
-    let w = legal_moves(&p, Side::White);
+    let w = legal_moves(&p, Side::White, C);
     let redeploys: Vec<_> = w.iter().filter(|m| m.from == sq("d4")).collect();
     // d4d5 needs a redeploy square: empty on B, not on rank 5 (and d4 itself is not empty).
     let empty_not_last = 20 - 5; // 20 squares off rank 5, 5 occupied (a1 e1 a2 d4 a4)
@@ -227,7 +230,7 @@ fn redeploy_capture_happens_even_if_the_footman_dies_at_its_redeploy_square() {
 fn promotion_with_fewer_than_two_horsemen() {
     let text = "1p3/p2P1/5/P4/N4";
     let p = pos(text);
-    let w = legal_moves(&p, Side::White);
+    let w = legal_moves(&p, Side::White, C);
     assert!(w.contains(&Move::new(sq("d4"), sq("d5"))));
     assert!(!w.iter().any(|m| m.redeploy != NO_SQUARE));
     let (q, ev) = play(text, "d4d5 a4a3");
@@ -269,17 +272,19 @@ fn promoting_footman_collides_as_a_footman() {
 fn advancing_the_last_footman_is_illegal_without_two_horsemen() {
     let text = "1p3/p2P1/5/5/N4";
     let p = pos(text);
-    assert!(!legal_moves(&p, Side::White).contains(&Move::new(sq("d4"), sq("d5"))));
+    assert!(!legal_moves(&p, Side::White, C).contains(&Move::new(sq("d4"), sq("d5"))));
     let (q, ev) = play(text, "d4d5 a4a3");
     assert!(ev.void[0]);
     assert_eq!(format_position(&q), "1p3/3P1/p4/5/N4 10 0 2");
     // With two horsemen the only footman may redeploy.
     let p = pos("1p3/p2P1/5/5/N3N");
-    assert!(legal_moves(&p, Side::White).contains(&Move::with_redeploy(
-        sq("d4"),
-        sq("d5"),
-        sq("c3")
-    )));
+    assert!(
+        legal_moves(&p, Side::White, C).contains(&Move::with_redeploy(
+            sq("d4"),
+            sq("d5"),
+            sq("c3")
+        ))
+    );
 }
 
 #[test]
@@ -292,12 +297,12 @@ fn penalties_and_the_both_illegal_turn() {
     let (p, ev) = play("5/p4/5/P4/5 01", "0000 a4a2");
     assert_eq!(ev.void, [true, true]);
     assert_eq!(format_position(&p), "5/p4/5/P4/5 12 0 2");
-    assert_eq!(outcome(&p), Outcome::Win(Side::White, Reason::Penalties));
+    assert_eq!(outcome(&p, C), Outcome::Win(Side::White, Reason::Penalties));
     // Forfeit at one point loses (clarification 7); both reaching two is a draw.
     let (p, _) = play("5/p4/5/P4/5 10", "0000 a4a3");
-    assert_eq!(outcome(&p), Outcome::Win(Side::Black, Reason::Penalties));
+    assert_eq!(outcome(&p, C), Outcome::Win(Side::Black, Reason::Penalties));
     let (p, _) = play("5/p4/5/P4/5 11", "0000 0000");
-    assert_eq!(outcome(&p), Outcome::Draw(Reason::Penalties));
+    assert_eq!(outcome(&p, C), Outcome::Draw(Reason::Penalties));
 }
 
 #[test]
@@ -305,49 +310,49 @@ fn end_of_game_no_footmen() {
     // White captures Black's last footman.
     let (p, _) = play("n4/5/1p3/P4/5", "a2b3 b3b2");
     // Black's footman stepped away: no capture, game goes on.
-    assert_eq!(outcome(&p), Outcome::Ongoing);
+    assert_eq!(outcome(&p, C), Outcome::Ongoing);
     let (p, _) = play("5/5/1p3/P4/2N2", "a2b3 0000");
-    assert_eq!(outcome(&p), Outcome::Win(Side::White, Reason::NoFootmen));
+    assert_eq!(outcome(&p, C), Outcome::Win(Side::White, Reason::NoFootmen));
     // Both lose their last footmen in a collision: draw.
     let (p, _) = play("5/2p2/5/2P2/5", "c2c3 c4c3");
-    assert_eq!(outcome(&p), Outcome::Draw(Reason::NoFootmen));
+    assert_eq!(outcome(&p, C), Outcome::Draw(Reason::NoFootmen));
 }
 
 #[test]
 fn end_of_game_checks_run_in_order() {
     // Rule 4.1 before 4.2: White has no footmen, Black has two points -> White loses.
     assert_eq!(
-        outcome(&pos("5/p4/5/5/N4 02")),
+        outcome(&pos("5/p4/5/5/N4 02"), C),
         Outcome::Win(Side::Black, Reason::NoFootmen)
     );
     // Rule 4.2 before 4.3: Black has no legal move, White has two points -> White loses.
     // Black's footman a2 is blocked by White's footman a1 (and White's by it).
     let blocked = "5/5/5/p4/P4 20";
-    assert!(legal_moves(&pos("5/5/5/p4/P4"), Side::Black).is_empty());
+    assert!(legal_moves(&pos("5/5/5/p4/P4"), Side::Black, C).is_empty());
     assert_eq!(
-        outcome(&pos(blocked)),
+        outcome(&pos(blocked), C),
         Outcome::Win(Side::Black, Reason::Penalties)
     );
     // Rule 4.3 before 4.4.
     assert_eq!(
-        outcome(&pos("5/5/5/p4/P4 00 50")),
+        outcome(&pos("5/5/5/p4/P4 00 50"), C),
         Outcome::Draw(Reason::NoLegalMove)
     );
     // Rule 4.3 alone: blocked footmen.
     assert_eq!(
-        outcome(&pos("5/p4/P4/5/5")),
+        outcome(&pos("5/p4/P4/5/5"), C),
         Outcome::Draw(Reason::NoLegalMove)
     );
     // Clarification 6: the only move is the illegal last-footman advance -> no legal move.
     let p = pos("5/3P1/5/p4/5");
-    assert!(legal_moves(&p, Side::White).is_empty());
-    assert_eq!(outcome(&p), Outcome::Draw(Reason::NoLegalMove));
+    assert!(legal_moves(&p, Side::White, C).is_empty());
+    assert_eq!(outcome(&p, C), Outcome::Draw(Reason::NoLegalMove));
     // Rule 4.4.
     assert_eq!(
-        outcome(&pos("n4/p4/5/P4/N4 00 50")),
+        outcome(&pos("n4/p4/5/P4/N4 00 50"), C),
         Outcome::Draw(Reason::QuietTurns)
     );
-    assert_eq!(outcome(&pos("n4/p4/5/P4/N4 00 49")), Outcome::Ongoing);
+    assert_eq!(outcome(&pos("n4/p4/5/P4/N4 00 49"), C), Outcome::Ongoing);
 }
 
 #[test]
@@ -356,7 +361,7 @@ fn quiet_turn_counter() {
     let (p, ev) = play("n4/p4/5/P4/N4 00 49", "a1b3 a5c4");
     assert!(!ev.reset_quiet);
     assert_eq!(p.quiet, 50);
-    assert_eq!(outcome(&p), Outcome::Draw(Reason::QuietTurns));
+    assert_eq!(outcome(&p, C), Outcome::Draw(Reason::QuietTurns));
     // A footman move resets it, so does a penalty, so does a capture.
     assert_eq!(play("n4/p4/5/P4/N4 00 30", "a2a3 a5c4").0.quiet, 0);
     assert_eq!(play("n4/p4/5/P4/N4 00 30", "0000 a5c4").0.quiet, 0);
@@ -370,9 +375,9 @@ fn illegal_declarations_are_one_forfeit_action() {
     let p = pos("start");
     for text in ["c1c3", "a1a2", "e4e3", "0000", "b1b2@c3"] {
         let m = parse_move(text).unwrap();
-        assert!(to_action(&p, Side::White, m).is_forfeit(), "{text}");
+        assert!(to_action(&p, Side::White, C, m).is_forfeit(), "{text}");
     }
-    assert!(!to_action(&p, Side::White, parse_move("C1C2").unwrap()).is_forfeit());
+    assert!(!to_action(&p, Side::White, C, parse_move("C1C2").unwrap()).is_forfeit());
 }
 
 #[test]
@@ -380,8 +385,8 @@ fn mirrored_positions_have_mirrored_move_lists() {
     let p = pos("1p2n/p1pP1/2N2/P3n/N4 10 3 5");
     let m = p.mirrored();
     assert_eq!(format_position(&m), "n4/p3N/2n2/P1Pp1/1P2N 01 3 5");
-    let white: Vec<Move> = declarable_moves(&p, Side::White);
-    let black_of_mirror: Vec<Move> = declarable_moves(&m, Side::Black)
+    let white: Vec<Move> = declarable_moves(&p, Side::White, C);
+    let black_of_mirror: Vec<Move> = declarable_moves(&m, Side::Black, C)
         .into_iter()
         .map(Move::mirrored)
         .collect();
@@ -409,12 +414,17 @@ fn scripted_game() {
     ];
     let mut current = format_position(&Position::start());
     for (i, (joint, expected)) in script.iter().enumerate() {
-        assert_eq!(outcome(&pos(&current)), Outcome::Ongoing, "turn {}", i + 1);
+        assert_eq!(
+            outcome(&pos(&current), C),
+            Outcome::Ongoing,
+            "turn {}",
+            i + 1
+        );
         current = after(&current, joint);
         assert_eq!(&current, expected, "after turn {} ({joint})", i + 1);
     }
     assert_eq!(
-        outcome(&pos(&current)),
+        outcome(&pos(&current), C),
         Outcome::Win(Side::Black, Reason::Penalties)
     );
 }

@@ -16,6 +16,7 @@ use variant_engines::apocalypse::rules::board::Side;
 use variant_engines::apocalypse::rules::moves::to_action;
 use variant_engines::apocalypse::rules::notation::{format_position, parse_move, parse_position};
 use variant_engines::apocalypse::rules::resolve::resolve;
+use variant_engines::apocalypse::rules::ruleset::RuleSet;
 use variant_engines::rng::Rng;
 
 fn strings(value: &Value) -> Vec<String> {
@@ -83,8 +84,8 @@ fn a_whole_game_through_the_json_api() {
         let before = parse_position(&position).unwrap();
         let joint = [parse_move(&declared).unwrap(), parse_move(drawn).unwrap()];
         let actions = [
-            to_action(&before, Side::White, joint[0]),
-            to_action(&before, Side::Black, joint[1]),
+            to_action(&before, Side::White, RuleSet::Classic, joint[0]),
+            to_action(&before, Side::Black, RuleSet::Classic, joint[1]),
         ];
         let (next, _) = resolve(&before, actions);
         assert_eq!(
@@ -152,6 +153,80 @@ fn solve_and_probe_answer_what_the_command_line_prints() {
         .post("/api/probe", r#"{"position": "5/2p2/5/5/2N2"}"#)
         .json();
     assert_eq!(over["value"], -1);
+}
+
+/// `solve --json` from the command line with `args`, without its scheduler-dependent fields.
+fn cli_solve_json(args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        .args(args)
+        .output()
+        .expect("run apocalypse solve");
+    let mut cli: Value = serde_json::from_slice(&out.stdout).expect("solve --json");
+    let object = cli.as_object_mut().unwrap();
+    object.remove("time_ms");
+    object.remove("nodes");
+    cli
+}
+
+#[test]
+fn requests_name_their_rule_set_and_default_to_the_servers() {
+    // A classic server: `"rules": "vchess"` in a request plays vchess for that request only.
+    let server = ServerProcess::start(&[]);
+    assert_eq!(server.get("/api/info").json()["rules"], "classic");
+    let classic = server.post("/api/moves", r#"{"position": "start"}"#).json();
+    let vchess = server
+        .post("/api/moves", r#"{"position": "start", "rules": "vchess"}"#)
+        .json();
+    assert_eq!(classic["rules"], "classic");
+    assert_eq!(vchess["rules"], "vchess");
+    assert_eq!(strings(&classic["white"]).len(), 10);
+    assert!(strings(&vchess["white"]).contains(&"a2b3".to_string()));
+    // The spec's example 1.axb3 against 1...Nb3: void under classic, it beats the horseman
+    // under vchess.
+    let body = |rules: &str| {
+        json!({ "position": "start", "white": "a2b3", "black": "a5b3", "rules": rules }).to_string()
+    };
+    assert_one_line_problem(
+        &server.post("/api/play", &body("classic")),
+        400,
+        "a speculative step under classic",
+    );
+    let turn = server.post("/api/play", &body("vchess")).json();
+    assert_eq!(turn["next"], "1pppn/p3p/1P3/4P/NPPPN 00 0 2");
+    assert_eq!(turn["white"]["captured"]["piece"], "horseman");
+    // The exact solve under vchess is the command line's, and differs from classic here.
+    let position = "4p/3P1/5/5/5";
+    let mut api = server
+        .post(
+            "/api/solve",
+            &json!({ "position": position, "turns": 2, "rules": "vchess" }).to_string(),
+        )
+        .json();
+    let object = api.as_object_mut().unwrap();
+    object.remove("time_ms");
+    object.remove("nodes");
+    let cli = cli_solve_json(&[
+        "solve", position, "--turns", "2", "--json", "--rules", "vchess",
+    ]);
+    assert_eq!(api, cli);
+    assert_ne!(
+        api["value"],
+        cli_solve_json(&["solve", position, "--turns", "2", "--json"])["value"]
+    );
+    assert_one_line_problem(
+        &server.post("/api/moves", r#"{"position": "start", "rules": "chess"}"#),
+        400,
+        "an unknown rule set",
+    );
+    // A vchess server plays vchess unless a request says classic.
+    let server = ServerProcess::start(&["--rules", "vchess"]);
+    assert_eq!(server.get("/api/info").json()["rules"], "vchess");
+    let moves = server.post("/api/moves", r#"{"position": "start"}"#).json();
+    assert_eq!(strings(&moves["white"]).len(), 16);
+    let moves = server
+        .post("/api/moves", r#"{"position": "start", "rules": "classic"}"#)
+        .json();
+    assert_eq!(strings(&moves["white"]).len(), 10);
 }
 
 #[test]

@@ -5,14 +5,17 @@ use variant_engines::apocalypse::rules::moves::{declarable_moves, Move};
 use variant_engines::apocalypse::rules::notation::{format_position, parse_position};
 use variant_engines::apocalypse::rules::outcome::outcome;
 use variant_engines::apocalypse::rules::resolve::resolve;
+use variant_engines::apocalypse::rules::ruleset::RuleSet;
 use variant_engines::apocalypse::solver::plain::PlainSolver;
 use variant_engines::apocalypse::solver::pruned::PrunedSolver;
 use variant_engines::apocalypse::solver::{exploitability, solve, Method};
 use variant_engines::matrix_game::{self, Matrix};
 use variant_engines::rng::Rng;
 
-/// A random ongoing position with 1-2 footmen and 0-2 horsemen per side.
-fn random_position(rng: &mut Rng) -> Position {
+const CLASSIC: RuleSet = RuleSet::Classic;
+
+/// A random position with 1-2 footmen and 0-2 horsemen per side, ongoing under `rules`.
+fn random_position_under(rng: &mut Rng, rules: RuleSet) -> Position {
     loop {
         let mut pos = Position::empty();
         let mut free: Vec<u8> = (0..25).collect();
@@ -33,10 +36,15 @@ fn random_position(rng: &mut Rng) -> Position {
             pos.penalties[side.index()] = (rng.below(4) == 0) as u8;
         }
         pos.refresh_key();
-        if !outcome(&pos).is_over() {
+        if !outcome(&pos, rules).is_over() {
             return pos;
         }
     }
+}
+
+/// A random position ongoing under the classic rules.
+fn random_position(rng: &mut Rng) -> Position {
+    random_position_under(rng, CLASSIC)
 }
 
 #[test]
@@ -48,8 +56,8 @@ fn pruned_solver_agrees_with_plain_backward_induction() {
         let turns = 1 + (n % 3) as u32;
         let plain = PlainSolver::default();
         let (white_moves, black_moves, m) = plain.root_matrix(&pos, turns);
-        let reference = solve(&pos, turns, Method::Plain);
-        let pruned = solve(&pos, turns, Method::Pruned);
+        let reference = solve(&pos, turns, Method::Plain, CLASSIC);
+        let pruned = solve(&pos, turns, Method::Pruned, CLASSIC);
         let text = format_position(&pos);
         assert!(
             (pruned.value - reference.value).abs() < 1e-6,
@@ -97,7 +105,7 @@ fn symmetric_positions_have_value_zero_and_mirrored_strategies() {
             }
         }
         sym.refresh_key();
-        if sym.footmen[0] != 0 && !outcome(&sym).is_over() && sym == sym.mirrored() {
+        if sym.footmen[0] != 0 && !outcome(&sym, CLASSIC).is_over() && sym == sym.mirrored() {
             positions.push(sym);
         }
     }
@@ -105,7 +113,7 @@ fn symmetric_positions_have_value_zero_and_mirrored_strategies() {
     for pos in positions {
         for turns in 1..=3 {
             for method in [Method::Plain, Method::Pruned] {
-                let root = solve(&pos, turns, method);
+                let root = solve(&pos, turns, method, CLASSIC);
                 let text = format_position(&pos);
                 assert!(root.value.abs() < 1e-9, "{text}: value {}", root.value);
                 // Black's mirrored strategy, read as White's, is optimal for White too.
@@ -133,20 +141,20 @@ fn mirrored(moves: &[Move]) -> Vec<Move> {
 }
 
 /// Backward induction written out directly: no transposition table, no pruning.
-fn brute_force(pos: &Position, turns: u32) -> f64 {
-    let state = outcome(pos);
+fn brute_force(pos: &Position, turns: u32, rules: RuleSet) -> f64 {
+    let state = outcome(pos, rules);
     if state.is_over() {
         return state.value();
     }
     if turns == 0 {
         return 0.0;
     }
-    let white = declarable_moves(pos, Side::White);
-    let black = declarable_moves(pos, Side::Black);
+    let white = declarable_moves(pos, Side::White, rules);
+    let black = declarable_moves(pos, Side::Black, rules);
     let mut data = Vec::new();
     for &w in &white {
         for &b in &black {
-            data.push(brute_force(&resolve(pos, [w, b]).0, turns - 1));
+            data.push(brute_force(&resolve(pos, [w, b]).0, turns - 1, rules));
         }
     }
     matrix_game::solve(&Matrix::new(white.len(), black.len(), data)).value
@@ -162,7 +170,7 @@ fn sample_size(default: usize) -> usize {
 
 #[test]
 fn start_position_at_five_turns_is_a_mirrored_draw() {
-    let root = solve(&Position::start(), 5, Method::Pruned);
+    let root = solve(&Position::start(), 5, Method::Pruned, CLASSIC);
     assert!(root.value.abs() < 1e-9);
     let mirrored_black: Vec<f64> = root
         .white_moves
@@ -190,9 +198,9 @@ fn solvers_agree_with_brute_force_near_the_quiet_turn_limit() {
         let mut pos = random_position(&mut rng);
         pos.quiet = 47 + rng.below(3) as u8;
         let turns = 1 + (n % 3) as u32;
-        let exact = brute_force(&pos, turns);
+        let exact = brute_force(&pos, turns, CLASSIC);
         for method in [Method::Plain, Method::Pruned] {
-            let v = solve(&pos, turns, method).value;
+            let v = solve(&pos, turns, method, CLASSIC).value;
             assert!(
                 (v - exact).abs() < 1e-6,
                 "{} turns {turns} {method:?}: {v} vs brute force {exact}",
@@ -209,9 +217,9 @@ fn mirrored_positions_have_negated_values_and_mirrored_strategies() {
     for n in 0..60 {
         let pos = random_position(&mut rng);
         let turns = 1 + (n % 3) as u32;
-        let root = solve(&pos, turns, Method::Pruned);
+        let root = solve(&pos, turns, Method::Pruned, CLASSIC);
         let mirror = pos.mirrored();
-        let mirror_root = solve(&mirror, turns, Method::Pruned);
+        let mirror_root = solve(&mirror, turns, Method::Pruned, CLASSIC);
         let text = format_position(&pos);
         assert!(
             (root.value + mirror_root.value).abs() < 1e-9,
@@ -242,19 +250,68 @@ fn mirrored_positions_have_negated_values_and_mirrored_strategies() {
 fn finished_and_cut_off_positions() {
     // Already finished: no moves, value is the outcome (clarification 5).
     let won = parse_position("5/p4/5/P4/5 02").unwrap();
-    let root = solve(&won, 3, Method::Pruned);
+    let root = solve(&won, 3, Method::Pruned, CLASSIC);
     assert_eq!(root.value, 1.0);
     assert!(root.white_moves.is_empty());
     // Zero turns: unfinished scores 0.
-    assert_eq!(solve(&Position::start(), 0, Method::Pruned).value, 0.0);
+    assert_eq!(
+        solve(&Position::start(), 0, Method::Pruned, CLASSIC).value,
+        0.0
+    );
     // One turn, worked out by hand: White's horsemen hit b3 (a1b3) or b2 (d3b2); Black's only
     // footman stays or steps to b2, where it dies colliding with the horseman. A matching game:
     // White wins when it guesses right, else nothing happens: value 1/2.
     let pos = parse_position("4n/5/1p1N1/5/N3P").unwrap();
-    let a = solve(&pos, 1, Method::Plain).value;
-    let b = solve(&pos, 1, Method::Pruned).value;
+    let a = solve(&pos, 1, Method::Plain, CLASSIC).value;
+    let b = solve(&pos, 1, Method::Pruned, CLASSIC).value;
     assert!(
         (a - 0.5).abs() < 1e-12 && (b - 0.5).abs() < 1e-12,
         "{a} {b}"
     );
+}
+
+#[test]
+fn under_vchess_rules_both_solvers_equal_plain_backward_induction() {
+    // Speculative steps make the vchess game different (and its matrices larger); the
+    // solvers must still give its exact N-turn values: the pruned one against the plain one
+    // and both against brute force with no table at all.
+    let vchess = RuleSet::Vchess;
+    let mut rng = Rng::new(0x7C4E_55AA_0013_0001);
+    let (mut differs, mut speculative_roots) = (0, 0);
+    for n in 0..sample_size(80) {
+        let pos = random_position_under(&mut rng, vchess);
+        let turns = 1 + (n % 3) as u32;
+        let text = format_position(&pos);
+        let plain = solve(&pos, turns, Method::Plain, vchess);
+        let pruned = solve(&pos, turns, Method::Pruned, vchess);
+        assert!(
+            (pruned.value - plain.value).abs() < 1e-6,
+            "{text} turns {turns}: pruned {} plain {}",
+            pruned.value,
+            plain.value
+        );
+        if turns <= 2 {
+            let exact = brute_force(&pos, turns, vchess);
+            assert!(
+                (plain.value - exact).abs() < 1e-9,
+                "{text} turns {turns}: plain {} brute force {exact}",
+                plain.value
+            );
+        }
+        let solver = PlainSolver::new(vchess);
+        assert!(exploitability(&pos, turns, &pruned, &solver).total() < 1e-6);
+        assert!(declarable_moves(&pos, Side::White, vchess).len() >= pruned.white_moves.len());
+        let classic = outcome(&pos, CLASSIC).is_over();
+        if !classic
+            && (solve(&pos, turns, Method::Pruned, CLASSIC).value - pruned.value).abs() > 1e-6
+        {
+            differs += 1;
+        }
+        if pruned.white_moves.len() > declarable_moves(&pos, Side::White, CLASSIC).len() {
+            speculative_roots += 1;
+        }
+    }
+    // The sample exercises the difference: roots with speculative steps, changed values.
+    assert!(speculative_roots >= 20, "{speculative_roots}");
+    assert!(differs >= 5, "{differs}");
 }

@@ -9,11 +9,14 @@ use variant_engines::apocalypse::rules::moves::declarable_moves;
 use variant_engines::apocalypse::rules::notation::parse_position;
 use variant_engines::apocalypse::rules::outcome::outcome;
 use variant_engines::apocalypse::rules::resolve::resolve;
+use variant_engines::apocalypse::rules::ruleset::RuleSet;
 use variant_engines::apocalypse::solver;
 use variant_engines::apocalypse::tablebase::build::{build, BuildOptions};
 use variant_engines::apocalypse::tablebase::index::classes_in_build_order;
 use variant_engines::apocalypse::tablebase::{format, ClassIndex, ClassKey, Tablebases};
 use variant_engines::matrix_game::{solve, Matrix};
+
+const C: RuleSet = RuleSet::Classic;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("apoc-tb-{name}-{}", std::process::id()));
@@ -22,18 +25,31 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn build_small(dir: &Path, max_pieces: u32) {
-    let mut opts = BuildOptions::new(max_pieces, dir.to_path_buf());
+    build_small_under(dir, max_pieces, C);
+}
+
+fn build_small_under(dir: &Path, max_pieces: u32, rules: RuleSet) {
+    let mut opts = BuildOptions::new(max_pieces, rules, dir.to_path_buf());
     opts.progress = false;
     opts.max_iterations = 2000;
-    build(&opts).expect("build");
+    build(&opts, |_| {}).expect("build");
 }
 
 /// Plain backward induction of the N-turn game (clarification 5), written independently of
 /// the tablebase code: unfinished after N turns scores 0.
 fn n_turn_value(pos: &Position, turns: u32, memo: &mut HashMap<(u64, u32), f64>) -> f64 {
+    n_turn_value_under(pos, turns, C, memo)
+}
+
+fn n_turn_value_under(
+    pos: &Position,
+    turns: u32,
+    rules: RuleSet,
+    memo: &mut HashMap<(u64, u32), f64>,
+) -> f64 {
     let mut p = *pos;
     p.quiet = 0;
-    let state = outcome(&p);
+    let state = outcome(&p, rules);
     if state.is_over() {
         return state.value();
     }
@@ -43,12 +59,17 @@ fn n_turn_value(pos: &Position, turns: u32, memo: &mut HashMap<(u64, u32), f64>)
     if let Some(&v) = memo.get(&(p.key, turns)) {
         return v;
     }
-    let white = declarable_moves(&p, Side::White);
-    let black = declarable_moves(&p, Side::Black);
+    let white = declarable_moves(&p, Side::White, rules);
+    let black = declarable_moves(&p, Side::Black, rules);
     let mut data = Vec::new();
     for &w in &white {
         for &b in &black {
-            data.push(n_turn_value(&resolve(&p, [w, b]).0, turns - 1, memo));
+            data.push(n_turn_value_under(
+                &resolve(&p, [w, b]).0,
+                turns - 1,
+                rules,
+                memo,
+            ));
         }
     }
     let v = solve(&Matrix::new(white.len(), black.len(), data)).value;
@@ -60,7 +81,7 @@ fn n_turn_value(pos: &Position, turns: u32, memo: &mut HashMap<(u64, u32), f64>)
 fn three_piece_tables_are_fixed_points_and_match_the_n_turn_game() {
     let dir = temp_dir("k3");
     build_small(&dir, 3);
-    let tables = Tablebases::open(&dir);
+    let tables = Tablebases::open(&dir, C);
     assert_eq!(tables.max_pieces(), 3);
     for key in classes_in_build_order(3) {
         let report = tables.verify_class(&key).expect("verify");
@@ -85,7 +106,7 @@ fn three_piece_tables_are_fixed_points_and_match_the_n_turn_game() {
                 let v = n_turn_value(&pos, 3, &mut memo);
                 // The project's pruned N-turn solver agrees with the plain induction here.
                 if idx % 5 == 0 {
-                    let pruned = solver::solve(&pos, 3, solver::Method::Pruned).value;
+                    let pruned = solver::solve(&pos, 3, solver::Method::Pruned, C).value;
                     assert!((pruned - v).abs() < 1e-9, "{pruned} vs {v}");
                 }
                 if v.abs() == 1.0 {
@@ -107,12 +128,15 @@ fn damaged_or_missing_files_are_skipped_and_rebuilt() {
     let dir = temp_dir("damage");
     build_small(&dir, 3);
     let key = ClassKey::parse("PNvp-00").unwrap();
-    let path = format::path_of(&dir, &key);
+    let path = format::path_of(&format::rules_dir(&dir, C), &key);
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
-    let other = format::path_of(&dir, &ClassKey::parse("PPvp-01").unwrap());
+    let other = format::path_of(
+        &format::rules_dir(&dir, C),
+        &ClassKey::parse("PPvp-01").unwrap(),
+    );
     std::fs::remove_file(&other).unwrap();
-    let tables = Tablebases::open(&dir);
+    let tables = Tablebases::open(&dir, C);
     let damaged = parse_position("4p/5/1N3/2P2/5 00").unwrap();
     assert_eq!(tables.value(&damaged), None);
     let intact = parse_position("4p/5/1N3/2P2/5 11").unwrap();
@@ -130,14 +154,14 @@ fn anytime_search_with_tablebases_keeps_the_exact_value_and_is_unexploitable() {
     use variant_engines::apocalypse::search::exploit::against_tablebase;
     let dir = temp_dir("anytime");
     build_small(&dir, 3);
-    let tables = Tablebases::open(&dir);
+    let tables = Tablebases::open(&dir, C);
     let limits = Limits::new(Some(2), None);
     let mut checked = 0;
     for key in classes_in_build_order(3) {
         let index = ClassIndex::new(key);
         for idx in (0..index.len()).step_by(97) {
             let pos = index.position(idx);
-            if outcome(&pos).is_over() {
+            if outcome(&pos, C).is_over() {
                 continue;
             }
             let exact = tables.value(&pos).unwrap();
@@ -155,12 +179,12 @@ fn anytime_search_with_tablebases_keeps_the_exact_value_and_is_unexploitable() {
     }
     assert!(checked > 100);
     // Without tablebases the heuristic search is measurably exploitable somewhere.
-    let none = Tablebases::none();
+    let none = Tablebases::none(C);
     let mut worst: f64 = 0.0;
     let index = ClassIndex::new(ClassKey::parse("PNvp-00").unwrap());
     for idx in (0..index.len()).step_by(41) {
         let pos = index.position(idx);
-        if !outcome(&pos).is_over() {
+        if !outcome(&pos, C).is_over() {
             worst = worst.max(
                 against_tablebase(&pos, limits, &none, &tables)
                     .unwrap()
@@ -193,7 +217,10 @@ fn command_line_probe_reports_a_damaged_file_in_one_line_and_carries_on() {
     let (code, out, _) = run(&["tb", "probe", "4p/5/1N3/2P2/5 11", "--dir", d, "--json"]);
     assert_eq!(code, Some(0));
     assert!(out.starts_with("{\"value\": "), "{out}");
-    let path = format::path_of(&dir, &ClassKey::parse("PNvp-00").unwrap());
+    let path = format::path_of(
+        &format::rules_dir(&dir, C),
+        &ClassKey::parse("PNvp-00").unwrap(),
+    );
     let mut bytes = std::fs::read(&path).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x55;
@@ -217,8 +244,8 @@ fn command_line_probe_reports_a_damaged_file_in_one_line_and_carries_on() {
 /// against the winner's mixed strategy, the one least likely to let the winner progress to a
 /// win established earlier (a finished game, an earlier class, a smaller stamp).
 fn stalling_reply(tables: &Tablebases, pos: &Position, winner: Side, strategy: &[f64]) -> usize {
-    let mine = declarable_moves(pos, winner);
-    let theirs = declarable_moves(pos, winner.opponent());
+    let mine = declarable_moves(pos, winner, C);
+    let theirs = declarable_moves(pos, winner.opponent(), C);
     let (_, stamp, class) = tables.stored_entry(pos).unwrap();
     let mut best = (f64::INFINITY, f64::INFINITY, 0);
     for (j, &t) in theirs.iter().enumerate() {
@@ -237,7 +264,7 @@ fn stalling_reply(tables: &Tablebases, pos: &Position, winner: Side, strategy: &
             let v = tables.value(&next).unwrap();
             let sign = if winner == Side::White { 1.0 } else { -1.0 };
             value += strategy[i] * v * sign;
-            let advanced = outcome(&next).is_over()
+            let advanced = outcome(&next, C).is_over()
                 || tables
                     .stored_entry(&next)
                     .is_some_and(|(_, s, c)| c != class || s < stamp);
@@ -253,11 +280,11 @@ fn stalling_reply(tables: &Tablebases, pos: &Position, winner: Side, strategy: &
 #[test]
 fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
     let dir = temp_dir("k4");
-    let mut opts = BuildOptions::new(4, dir.clone());
+    let mut opts = BuildOptions::new(4, C, dir.clone());
     opts.progress = false;
-    let summaries = build(&opts).expect("build");
+    let summaries = build(&opts, |_| {}).expect("build");
     assert!(summaries.iter().all(|s| s.converged), "{summaries:?}");
-    let tables = Tablebases::open(&dir);
+    let tables = Tablebases::open(&dir, C);
     // Value iteration alone only reaches -0.99999 here after 10^5 rounds (limit-sure win).
     let slow = parse_position("4p/Pn3/5/N4/5 00").unwrap();
     assert_eq!(tables.value(&slow), Some(-1.0));
@@ -267,7 +294,7 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
         for idx in (0..index.len()).step_by(61) {
             let start = index.position(idx);
             let value = tables.value(&start).unwrap();
-            if outcome(&start).is_over() || value.abs() != 1.0 {
+            if outcome(&start, C).is_over() || value.abs() != 1.0 {
                 continue;
             }
             // Every win has a strategy that makes progress; play it against the staller.
@@ -275,7 +302,7 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
             let mut rng = idx;
             let mut result = 0.0;
             for _turn in 0..300 {
-                let state = outcome(&pos);
+                let state = outcome(&pos, C);
                 if state.is_over() {
                     result = state.value();
                     break;
@@ -304,8 +331,8 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
                     }
                     x -= w;
                 }
-                let mine = declarable_moves(&pos, p.winner)[choice];
-                let theirs = declarable_moves(&pos, p.winner.opponent())[reply];
+                let mine = declarable_moves(&pos, p.winner, C)[choice];
+                let theirs = declarable_moves(&pos, p.winner.opponent(), C)[reply];
                 let joint = if p.winner == Side::White {
                     [mine, theirs]
                 } else {
@@ -350,5 +377,79 @@ fn four_piece_wins_converge_exactly_and_are_won_in_play_against_a_staller() {
     assert!(audit.turns > 50, "{audit:?}");
     assert_eq!(audit.lost, 0, "{audit:?}");
     assert_eq!(audit.kept + audit.progress, audit.turns);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn command_line_build_writes_each_class_line_as_soon_as_the_class_is_finished() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = temp_dir("stream");
+    build_small(&dir, 3);
+    // The three-piece classes are reused at once; the four-piece ones take seconds more. With
+    // stdout a pipe, the first line must arrive while the last class is still to be built.
+    let last = format::path_of(
+        &format::rules_dir(&dir, C),
+        classes_in_build_order(4).last().unwrap(),
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        .args(["tb", "build", "--max-pieces", "4", "--dir"])
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("(reused)"), "{first}");
+    assert!(
+        !last.exists(),
+        "the first class line came only after the whole build"
+    );
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    assert!(child.wait().unwrap().success());
+    assert!(last.exists());
+    assert!(rest.iter().any(|l| l.starts_with("total: ")), "{rest:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn vchess_tables_are_kept_apart_and_match_the_vchess_n_turn_game() {
+    let vchess = RuleSet::Vchess;
+    let dir = temp_dir("vchess");
+    build_small_under(&dir, 3, vchess);
+    build_small(&dir, 3);
+    let tables = Tablebases::open(&dir, vchess);
+    assert_eq!(tables.max_pieces(), 3);
+    let classic = Tablebases::open(&dir, C);
+    let mut memo = HashMap::new();
+    let (mut checked, mut differ) = (0, 0);
+    for key in classes_in_build_order(3) {
+        let report = tables.verify_class(&key).expect("verify");
+        assert!(report.max_residual <= 1e-9, "{}: {report:?}", key.name());
+        if key.horsemen != [0, 0] {
+            continue;
+        }
+        // Without horsemen the game ends within 20 turns under vchess too.
+        let index = ClassIndex::new(key);
+        for idx in 0..index.len() {
+            let pos = index.position(idx);
+            let tb = tables.value(&pos).unwrap();
+            let v = n_turn_value_under(&pos, 20, vchess, &mut memo);
+            assert!((v - tb).abs() < 1e-9, "{}: {v} vs {tb}", pos.key);
+            checked += 1;
+            differ += usize::from((classic.value(&pos).unwrap() - tb).abs() > 1e-9);
+        }
+    }
+    assert!(checked > 1000 && differ > 50, "{checked} {differ}");
+    // A class file moved to the other rule set's directory is refused, not misread.
+    let key = ClassKey::parse("PNvp-00").unwrap();
+    let v = format::path_of(&format::rules_dir(&dir, vchess), &key);
+    std::fs::copy(v, format::path_of(&format::rules_dir(&dir, C), &key)).unwrap();
+    let classic = Tablebases::open(&dir, C);
+    assert_eq!(
+        classic.value(&parse_position("4p/5/1N3/2P2/5 00").unwrap()),
+        None
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,4 +7,4 @@ pub mod search;
 pub mod solver;
 pub mod tablebase;
 
-pub use rules::{Move, Outcome, Piece, Position, Side, Square};
+pub use rules::{Move, Outcome, Piece, Position, RuleSet, Side, Square};

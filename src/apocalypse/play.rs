@@ -1,5 +1,5 @@
 //! Playing games: a person against the engine in the terminal, and engine matches against a
-//! uniform-random player or itself.
+//! uniform-random player, the pure-strategy alpha-beta player or itself.
 
 use std::io::{BufRead, Write};
 
@@ -9,6 +9,8 @@ use crate::apocalypse::rules::notation::{diagram, format_move, parse_move};
 use crate::apocalypse::rules::outcome::{outcome, Outcome, Reason, QUIET_LIMIT};
 use crate::apocalypse::rules::report::describe_turn;
 use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::ruleset::RuleSet;
+use crate::apocalypse::search::alphabeta::pure_move;
 use crate::apocalypse::search::anytime::{Iteration, Limits, Searcher};
 use crate::apocalypse::tablebase::Tablebases;
 use crate::rng::Rng;
@@ -35,9 +37,9 @@ pub fn engine_move(
     (m, Some(it))
 }
 
-/// A uniformly random legal move (the forfeit only when there is none).
-pub fn random_move(pos: &Position, side: Side, rng: &mut Rng) -> Move {
-    let moves = legal_moves(pos, side);
+/// A uniformly random legal move under `rules` (the forfeit only when there is none).
+pub fn random_move(pos: &Position, side: Side, rules: RuleSet, rng: &mut Rng) -> Move {
+    let moves = legal_moves(pos, side, rules);
     if moves.is_empty() {
         Move::FORFEIT
     } else {
@@ -52,6 +54,9 @@ pub enum Player {
     Engine,
     /// Uniform over legal moves.
     Random,
+    /// The pure-strategy serialized alpha-beta player (`search::alphabeta`), with the
+    /// engine's time per turn and this depth cap (the engine's depth limit when `None`).
+    AlphaBeta(Option<u32>),
 }
 
 /// How the engine played in tablebase positions during a match: whether its mixed strategy
@@ -112,10 +117,11 @@ pub fn play_game(
     tables: &Tablebases,
     rng: &mut Rng,
 ) -> (Outcome, TablebaseAudit) {
+    let rules = tables.rules();
     let mut pos = *start;
     let mut audit = TablebaseAudit::default();
     for _ in 0..MAX_TURNS {
-        let state = outcome(&pos);
+        let state = outcome(&pos, rules);
         if state.is_over() {
             return (state, audit);
         }
@@ -133,7 +139,14 @@ pub fn play_game(
                     }
                     m
                 }
-                Player::Random => random_move(&pos, side, rng),
+                Player::Random => random_move(&pos, side, rules, rng),
+                Player::AlphaBeta(depth) => {
+                    let own = Limits {
+                        depth: depth.or(limits.depth),
+                        ..limits
+                    };
+                    pure_move(&pos, side, own, tables)
+                }
             };
         }
         pos = resolve(&pos, actions).0;
@@ -211,6 +224,7 @@ pub fn play_human(
     input: &mut impl BufRead,
     output: &mut impl Write,
 ) -> std::io::Result<Option<Outcome>> {
+    let rules = tables.rules();
     let mut pos = *start;
     let engine = human.opponent();
     writeln!(
@@ -220,7 +234,7 @@ pub fn play_human(
     )?;
     loop {
         write!(output, "{}", diagram(&pos))?;
-        let state = outcome(&pos);
+        let state = outcome(&pos, rules);
         if state.is_over() {
             writeln!(output, "game over: {}", state.describe())?;
             return Ok(Some(state));
@@ -243,7 +257,7 @@ pub fn play_human(
                 "" => continue,
                 "quit" | "exit" => return Ok(None),
                 "moves" => {
-                    let names: Vec<String> = declarable_moves(&pos, human)
+                    let names: Vec<String> = declarable_moves(&pos, human, rules)
                         .into_iter()
                         .map(format_move)
                         .collect();
@@ -255,7 +269,7 @@ pub fn play_human(
             match parse_move(&line) {
                 Err(e) => writeln!(output, "{e}; try again")?,
                 Ok(m) => {
-                    if !m.is_forfeit() && to_action(&pos, human, m).is_forfeit() {
+                    if !m.is_forfeit() && to_action(&pos, human, rules, m).is_forfeit() {
                         writeln!(
                             output,
                             "warning: {} is not a legal move here; it is void and costs you a penalty point",
@@ -271,8 +285,8 @@ pub fn play_human(
         declared_pair[human.index()] = declared;
         declared_pair[engine.index()] = reply;
         let actions = [
-            to_action(&pos, Side::White, declared_pair[0]),
-            to_action(&pos, Side::Black, declared_pair[1]),
+            to_action(&pos, Side::White, rules, declared_pair[0]),
+            to_action(&pos, Side::Black, rules, declared_pair[1]),
         ];
         let (next, events) = resolve(&pos, actions);
         writeln!(

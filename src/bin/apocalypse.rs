@@ -10,6 +10,7 @@ use variant_engines::apocalypse::cli::serve::ServeOptions;
 use variant_engines::apocalypse::cli::{self, solve::SolveBy};
 use variant_engines::apocalypse::play::Player;
 use variant_engines::apocalypse::rules::board::Side;
+use variant_engines::apocalypse::rules::ruleset::RuleSet;
 use variant_engines::apocalypse::search::anytime::Limits;
 use variant_engines::apocalypse::solver::Method;
 use variant_engines::apocalypse::tablebase::DEFAULT_DIR;
@@ -20,6 +21,11 @@ use variant_engines::apocalypse::tablebase::DEFAULT_DIR;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The rules: `classic` (the spec's reading) or `vchess` (speculative footman steps, a
+    /// speculation beats a plain move on a shared square, the last footman may advance).
+    /// Tablebases are kept per rule set, in a subdirectory of the tablebase directory.
+    #[arg(long, global = true, default_value = "classic", value_parser = RuleSet::parse)]
+    rules: RuleSet,
 }
 
 #[derive(Subcommand)]
@@ -58,14 +64,16 @@ enum Command {
         /// Anytime search instead: iterative deepening to this depth (heuristic horizon).
         #[arg(long, conflicts_with = "turns")]
         depth: Option<u32>,
-        /// Tablebase directory for the anytime search.
-        #[arg(long, default_value = DEFAULT_DIR)]
-        tb_dir: PathBuf,
+        /// Tablebase directory for the anytime search (default `tablebases`); the exact
+        /// N-turn solve (--turns) cannot use tablebases (their values are those of the game
+        /// without a turn limit).
+        #[arg(long, conflicts_with = "turns")]
+        tb_dir: Option<PathBuf>,
         /// Print one JSON object per report.
         #[arg(long)]
         json: bool,
         /// With --turns: plain backward induction (no pruning).
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["movetime", "depth"])]
         plain: bool,
     },
     /// Best-response gains against the anytime search's root strategies.
@@ -89,9 +97,9 @@ enum Command {
         /// With --tb-class: search without tablebases (heuristic strategies, measured exactly).
         #[arg(long)]
         no_tb_search: bool,
-        /// Directory of the tablebase files.
-        #[arg(long, default_value = DEFAULT_DIR)]
-        tb_dir: PathBuf,
+        /// Directory of the tablebase files (default `tablebases`).
+        #[arg(long)]
+        tb_dir: Option<PathBuf>,
     },
     /// Play one side against the engine in the terminal.
     PlayHuman {
@@ -106,9 +114,9 @@ enum Command {
         /// Random seed of the engine's draws (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
-        /// Directory of the tablebase files.
-        #[arg(long, default_value = DEFAULT_DIR)]
-        tb_dir: PathBuf,
+        /// Directory of the tablebase files (default `tablebases`).
+        #[arg(long)]
+        tb_dir: Option<PathBuf>,
     },
     /// Engine matches against a uniform-random player or itself.
     Selfplay {
@@ -124,15 +132,19 @@ enum Command {
         /// The opponent.
         #[arg(long, value_enum, default_value_t = OpponentArg::Random)]
         opponent: OpponentArg,
+        /// Depth cap (turns) of the alpha-beta opponent, which otherwise searches as deep as
+        /// the engine's time per turn (or its --depth) allows.
+        #[arg(long)]
+        opponent_depth: Option<u32>,
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Start position (quote it); default the start position.
         #[arg(long)]
         position: Option<String>,
-        /// Directory of the tablebase files.
-        #[arg(long, default_value = DEFAULT_DIR)]
-        tb_dir: PathBuf,
+        /// Directory of the tablebase files (default `tablebases`).
+        #[arg(long)]
+        tb_dir: Option<PathBuf>,
     },
     /// Local web server: edit a position, see both mixed strategies drawn on the board, play
     /// the engine (open the printed address in a browser).
@@ -210,27 +222,32 @@ enum OpponentArg {
     /// The engine itself.
     #[value(name = "self")]
     Engine,
+    /// Pure strategy: iterative-deepening alpha-beta on the serialized game (it assumes the
+    /// engine sees its move), same evaluation, tablebases and time per turn.
+    Alphabeta,
 }
 
-fn run(command: Command) -> Result<(), String> {
+fn run(command: Command, rules: RuleSet) -> Result<(), String> {
     match command {
-        Command::Moves { position } => cli::rules::moves(&position.join(" ")),
+        Command::Moves { position } => cli::rules::moves(&position.join(" "), rules),
         Command::Play {
             position,
             joint_move,
-        } => cli::rules::play(&position, &joint_move.join(" ")),
+        } => cli::rules::play(&position, &joint_move.join(" "), rules),
         Command::Tb { action } => match action {
             TbAction::Build {
                 max_pieces,
                 dir,
                 max_iterations,
-            } => cli::tablebase::build(max_pieces, &dir, max_iterations),
+            } => cli::tablebase::build(max_pieces, &dir, max_iterations, rules),
             TbAction::Probe {
                 position,
                 dir,
                 json,
-            } => cli::tablebase::probe(&position.join(" "), &dir, json),
-            TbAction::Verify { dir, class } => cli::tablebase::verify(&dir, class.as_deref()),
+            } => cli::tablebase::probe(&position.join(" "), &dir, json, rules),
+            TbAction::Verify { dir, class } => {
+                cli::tablebase::verify(&dir, class.as_deref(), rules)
+            }
         },
         Command::Solve {
             position,
@@ -251,7 +268,7 @@ fn run(command: Command) -> Result<(), String> {
                     tb_dir,
                 },
             };
-            cli::solve::solve(&position.join(" "), by, json)
+            cli::solve::solve(&position.join(" "), by, json, rules)
         }
         Command::Exploit {
             position,
@@ -264,8 +281,17 @@ fn run(command: Command) -> Result<(), String> {
         } => {
             let limits = Limits::new(depth, movetime);
             match tb_class {
-                Some(class) => cli::exploit::class(&class, step, no_tb_search, limits, &tb_dir),
-                None => cli::exploit::position(&position.join(" "), limits, &tb_dir),
+                Some(class) => cli::exploit::class(
+                    &class,
+                    step,
+                    no_tb_search,
+                    limits,
+                    tb_dir.as_deref(),
+                    rules,
+                ),
+                None => {
+                    cli::exploit::position(&position.join(" "), limits, tb_dir.as_deref(), rules)
+                }
             }
         }
         Command::PlayHuman {
@@ -280,13 +306,21 @@ fn run(command: Command) -> Result<(), String> {
                 SideArg::Black => Side::Black,
             };
             let position = (!position.is_empty()).then(|| position.join(" "));
-            cli::games::play_human(position.as_deref(), side, movetime, seed, &tb_dir)
+            cli::games::play_human(
+                position.as_deref(),
+                side,
+                movetime,
+                seed,
+                tb_dir.as_deref(),
+                rules,
+            )
         }
         Command::Selfplay {
             games,
             movetime,
             depth,
             opponent,
+            opponent_depth,
             seed,
             position,
             tb_dir,
@@ -295,11 +329,23 @@ fn run(command: Command) -> Result<(), String> {
                 Some(_) => Limits::new(depth, None),
                 None => Limits::new(None, Some(movetime)),
             };
+            if opponent_depth.is_some() && !matches!(opponent, OpponentArg::Alphabeta) {
+                return Err("--opponent-depth needs --opponent alphabeta".to_string());
+            }
             let opponent = match opponent {
                 OpponentArg::Random => Player::Random,
                 OpponentArg::Engine => Player::Engine,
+                OpponentArg::Alphabeta => Player::AlphaBeta(opponent_depth),
             };
-            cli::games::selfplay(games, limits, opponent, seed, position.as_deref(), &tb_dir)
+            cli::games::selfplay(
+                games,
+                limits,
+                opponent,
+                seed,
+                position.as_deref(),
+                tb_dir.as_deref(),
+                rules,
+            )
         }
         Command::Serve {
             port,
@@ -311,14 +357,16 @@ fn run(command: Command) -> Result<(), String> {
             port,
             tb_dir,
             movetime_ms: movetime,
+            rules,
         }),
-        Command::Bench { file } => cli::bench::bench(&file),
+        Command::Bench { file } => cli::bench::bench(&file, rules),
     }
 }
 
 fn main() -> ExitCode {
     variant_engines::console::init_logging();
-    match run(Cli::parse().command) {
+    let cli = Cli::parse();
+    match run(cli.command, cli.rules) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("apocalypse: {message}");

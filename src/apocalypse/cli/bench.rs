@@ -6,13 +6,14 @@ use std::time::Instant;
 use super::print::clean;
 use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::notation::parse_position;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::solver::{self, Method};
 use crate::console::outln;
 
 /// One solver run: value, nodes, milliseconds.
-fn timed_solve(pos: &Position, turns: u32, method: Method) -> (f64, u64, f64) {
+fn timed_solve(pos: &Position, turns: u32, method: Method, rules: RuleSet) -> (f64, u64, f64) {
     let started = Instant::now();
-    let root = solver::solve(pos, turns, method);
+    let root = solver::solve(pos, turns, method, rules);
     (
         root.value,
         root.nodes,
@@ -20,8 +21,9 @@ fn timed_solve(pos: &Position, turns: u32, method: Method) -> (f64, u64, f64) {
     )
 }
 
-/// Run the benchmark file: lines `POSITION ; TURNS ; both|pruned` (`#` starts a comment).
-pub fn bench(file: &str) -> Result<(), String> {
+/// Run the benchmark file under `rules`: lines `POSITION ; TURNS ; both|pruned` (`#` starts a
+/// comment).
+pub fn bench(file: &str, rules: RuleSet) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
     outln!(
         "{:<40} {:>5} {:>10} {:>12} {:>10} {:>12} {:>10} {:>8}",
@@ -50,9 +52,10 @@ pub fn bench(file: &str) -> Result<(), String> {
         let turns: u32 = turns
             .parse()
             .map_err(|_| format!("bad turns in '{line}'"))?;
-        let (value, nodes, millis) = timed_solve(&pos, turns, Method::Pruned);
+        let (value, nodes, millis) = timed_solve(&pos, turns, Method::Pruned, rules);
         let (plain_nodes, plain_ms, ratio) = if methods == "both" {
-            let (plain_value, plain_nodes, plain_ms) = timed_solve(&pos, turns, Method::Plain);
+            let (plain_value, plain_nodes, plain_ms) =
+                timed_solve(&pos, turns, Method::Plain, rules);
             if (plain_value - value).abs() > 1e-6 {
                 return Err(format!(
                     "{position}: pruned value {value} differs from plain {plain_value}"

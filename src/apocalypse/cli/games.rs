@@ -4,11 +4,12 @@
 use std::io::ErrorKind;
 use std::path::Path;
 
+use super::tablebase::open_for_search;
 use crate::apocalypse::play::{self, play_game, MatchScore, Player, TablebaseAudit};
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::notation::parse_position;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::Limits;
-use crate::apocalypse::tablebase::Tablebases;
 use crate::console::outln;
 use crate::rng::Rng;
 
@@ -24,10 +25,11 @@ pub fn play_human(
     side: Side,
     movetime_ms: u64,
     seed: Option<u64>,
-    tb_dir: &Path,
+    tb_dir: Option<&Path>,
+    rules: RuleSet,
 ) -> Result<(), String> {
     let pos = start_or(position)?;
-    let tables = Tablebases::open(tb_dir);
+    let tables = open_for_search(tb_dir, rules);
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -60,10 +62,11 @@ pub fn selfplay(
     opponent: Player,
     seed: u64,
     position: Option<&str>,
-    tb_dir: &Path,
+    tb_dir: Option<&Path>,
+    rules: RuleSet,
 ) -> Result<(), String> {
     let start = start_or(position)?;
-    let tables = Tablebases::open(tb_dir);
+    let tables = open_for_search(tb_dir, rules);
     let mut rng = Rng::new(seed);
     let mut score = MatchScore::default();
     let mut audit = TablebaseAudit::default();

@@ -8,19 +8,21 @@ use crate::apocalypse::rules::notation::{
 use crate::apocalypse::rules::outcome::outcome;
 use crate::apocalypse::rules::report::describe_turn;
 use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::console::{out, outln};
 
-/// Print the board and each side's declarable moves (legal moves plus the forfeit).
-pub fn moves(position: &str) -> Result<(), String> {
+/// Print the board and each side's declarable moves under `rules` (legal moves, speculative
+/// steps under vchess, the forfeit).
+pub fn moves(position: &str, rules: RuleSet) -> Result<(), String> {
     let pos = parse_position(position)?;
     out!("{}", diagram(&pos));
-    let state = outcome(&pos);
+    let state = outcome(&pos, rules);
     if state.is_over() {
         outln!("game over: {}; no moves", state.describe());
         return Ok(());
     }
     for side in Side::BOTH {
-        let moves: Vec<String> = declarable_moves(&pos, side)
+        let moves: Vec<String> = declarable_moves(&pos, side, rules)
             .into_iter()
             .map(format_move)
             .collect();
@@ -29,17 +31,18 @@ pub fn moves(position: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Resolve one turn: print the new position, its board, what happened and the outcome.
-pub fn play(position: &str, joint_move: &str) -> Result<(), String> {
+/// Resolve one turn under `rules`: print the new position, its board, what happened and the
+/// outcome.
+pub fn play(position: &str, joint_move: &str, rules: RuleSet) -> Result<(), String> {
     let pos = parse_position(position)?;
     let declared = parse_joint_move(joint_move)?;
-    let state = outcome(&pos);
+    let state = outcome(&pos, rules);
     if state.is_over() {
         return Err(format!("game is already over: {}", state.describe()));
     }
     let actions = [
-        to_action(&pos, Side::White, declared[0]),
-        to_action(&pos, Side::Black, declared[1]),
+        to_action(&pos, Side::White, rules, declared[0]),
+        to_action(&pos, Side::Black, rules, declared[1]),
     ];
     let (next, events) = resolve(&pos, actions);
     outln!("{}", format_position(&next));
@@ -47,6 +50,6 @@ pub fn play(position: &str, joint_move: &str) -> Result<(), String> {
     for line in describe_turn(declared, actions, &events) {
         outln!("{line}");
     }
-    outln!("{}", outcome(&next).describe());
+    outln!("{}", outcome(&next, rules).describe());
     Ok(())
 }

@@ -5,9 +5,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::print::{clean, Solved, Strategy};
+use super::tablebase::open_for_search;
 use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::notation::{diagram, parse_position};
 use crate::apocalypse::rules::outcome::outcome;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::{self, Iteration, Limits};
 use crate::apocalypse::solver::{self, Method, RootSolution};
 use crate::apocalypse::tablebase::Tablebases;
@@ -27,23 +29,26 @@ pub enum SolveBy {
     Search {
         /// Depth or time.
         limits: Limits,
-        /// Directory of the tablebase files.
-        tb_dir: PathBuf,
+        /// Directory of the tablebase files (default: `tablebase::DEFAULT_DIR`).
+        tb_dir: Option<PathBuf>,
     },
 }
 
-/// Solve `position` and print the value and both strategies (one JSON object per report with
-/// `json`).
-pub fn solve(position: &str, by: SolveBy, json: bool) -> Result<(), String> {
+/// Solve `position` under `rules` and print the value and both strategies (one JSON object per
+/// report with `json`).
+pub fn solve(position: &str, by: SolveBy, json: bool, rules: RuleSet) -> Result<(), String> {
     let pos = parse_position(position)?;
     match by {
         SolveBy::Turns { turns, method } => {
-            solve_turns(&pos, turns, method, json);
+            solve_turns(&pos, turns, method, json, rules);
             Ok(())
         }
-        SolveBy::Search { limits, tb_dir } => {
-            search(&pos, limits, &Tablebases::open(&tb_dir), json)
-        }
+        SolveBy::Search { limits, tb_dir } => search(
+            &pos,
+            limits,
+            &open_for_search(tb_dir.as_deref(), rules),
+            json,
+        ),
     }
 }
 
@@ -56,9 +61,9 @@ struct ExactSolve {
 }
 
 impl ExactSolve {
-    fn new(pos: &Position, turns: u32, method: Method) -> ExactSolve {
+    fn new(pos: &Position, turns: u32, method: Method, rules: RuleSet) -> ExactSolve {
         let started = Instant::now();
-        let (root, tables) = solver::solve_keeping_tables(pos, turns, method);
+        let (root, tables) = solver::solve_keeping_tables(pos, turns, method, rules);
         let millis = started.elapsed().as_secs_f64() * 1000.0;
         let exploitability = solver::exploitability(pos, turns, &root, tables.as_ref()).total();
         ExactSolve {
@@ -101,21 +106,21 @@ impl ExactSolve {
     }
 }
 
-/// The exact solution of `pos` cut off after `turns` turns, as the JSON object
+/// The exact solution of `pos` under `rules` cut off after `turns` turns, as the JSON object
 /// `solve --turns N --json` prints (for the web server's `/api/solve`).
-pub fn turns_json(pos: &Position, turns: u32, method: Method) -> String {
-    ExactSolve::new(pos, turns, method).json()
+pub fn turns_json(pos: &Position, turns: u32, method: Method, rules: RuleSet) -> String {
+    ExactSolve::new(pos, turns, method, rules).json()
 }
 
-/// Print the exact N-turn solution (the board first, unless `json`).
-fn solve_turns(pos: &Position, turns: u32, method: Method, json: bool) {
-    let solution = ExactSolve::new(pos, turns, method);
+/// Print the exact N-turn solution under `rules` (the board first, unless `json`).
+fn solve_turns(pos: &Position, turns: u32, method: Method, json: bool, rules: RuleSet) {
+    let solution = ExactSolve::new(pos, turns, method, rules);
     if json {
         outln!("{}", solution.json());
         return;
     }
     out!("{}", diagram(pos));
-    let state = outcome(pos);
+    let state = outcome(pos, rules);
     if state.is_over() {
         outln!("game over: {}", state.describe());
     }
@@ -124,7 +129,7 @@ fn solve_turns(pos: &Position, turns: u32, method: Method, json: bool) {
 
 /// The anytime search, one report per completed iteration.
 fn search(pos: &Position, limits: Limits, tables: &Tablebases, json: bool) -> Result<(), String> {
-    let state = outcome(pos);
+    let state = outcome(pos, tables.rules());
     if state.is_over() {
         return Err(format!("game is already over: {}", state.describe()));
     }

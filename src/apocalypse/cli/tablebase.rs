@@ -7,21 +7,49 @@ use super::print::{clean, Solved};
 use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::notation::{format_position, parse_position};
 use crate::apocalypse::rules::outcome::{outcome, Outcome};
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::tablebase::build::{self, BuildOptions, ClassSummary};
 use crate::apocalypse::tablebase::index::classes_in_build_order;
 use crate::apocalypse::tablebase::limit::LAYER_WEIGHT;
-use crate::apocalypse::tablebase::{ClassKey, Tablebases, VERIFY_TOLERANCE};
+use crate::apocalypse::tablebase::{ClassKey, Tablebases, DEFAULT_DIR, VERIFY_TOLERANCE};
 use crate::console::outln;
 
 /// Build every class with at most `max_pieces` pieces into `dir` (valid files are reused) and
-/// print a summary per class and in total.
-pub fn build(max_pieces: u32, dir: &Path, max_iterations: u32) -> Result<(), String> {
-    let mut opts = BuildOptions::new(max_pieces, dir.to_path_buf());
+/// print a line per class as soon as it is finished, then the totals.
+pub fn build(
+    max_pieces: u32,
+    dir: &Path,
+    max_iterations: u32,
+    rules: RuleSet,
+) -> Result<(), String> {
+    let mut opts = BuildOptions::new(max_pieces, rules, dir.to_path_buf());
     opts.max_iterations = max_iterations;
     let started = Instant::now();
-    let summaries = build::build(&opts)?;
-    print_build_summary(&summaries, started.elapsed().as_secs_f64());
+    let summaries = build::build(&opts, print_class_line)?;
+    print_build_totals(&summaries, started.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// The tablebases a search uses: those in `dir` when the command line names one, else those
+/// in the default directory. A named directory that holds no tablebase file is reported in one
+/// line on stderr (the search carries on without); a missing default directory is not.
+pub fn open_for_search(dir: Option<&Path>, rules: RuleSet) -> Tablebases {
+    let Some(dir) = dir else {
+        return Tablebases::open(Path::new(DEFAULT_DIR), rules);
+    };
+    let tables = Tablebases::open(dir, rules);
+    if tables.max_pieces() == 0 {
+        let why = if dir.is_dir() {
+            format!("holds no tablebase files for the {} rules", rules.name())
+        } else {
+            "does not exist".to_string()
+        };
+        eprintln!(
+            "apocalypse: tablebase directory {} {why}; searching without tablebases",
+            dir.display()
+        );
+    }
+    tables
 }
 
 /// What a probe finds: a finished game, or the exact value and both strategies.
@@ -39,11 +67,14 @@ enum Probed {
 impl Probed {
     fn new(pos: &Position, tables: &Tablebases) -> Result<Probed, String> {
         // The tablebases ignore the quiet counter.
-        let state = outcome(&{
-            let mut p = *pos;
-            p.quiet = 0;
-            p
-        });
+        let state = outcome(
+            &{
+                let mut p = *pos;
+                p.quiet = 0;
+                p
+            },
+            tables.rules(),
+        );
         if state.is_over() {
             return Ok(Probed::Over(state));
         }
@@ -83,9 +114,9 @@ pub fn probe_json(pos: &Position, tables: &Tablebases) -> Result<String, String>
 }
 
 /// Print the exact value of `position` and both strategies the engine would play there.
-pub fn probe(position: &str, dir: &Path, json: bool) -> Result<(), String> {
+pub fn probe(position: &str, dir: &Path, json: bool, rules: RuleSet) -> Result<(), String> {
     let pos = parse_position(position)?;
-    let probed = Probed::new(&pos, &Tablebases::open(dir))?;
+    let probed = Probed::new(&pos, &Tablebases::open(dir, rules))?;
     if json {
         outln!("{}", probed.json());
         return Ok(());
@@ -114,14 +145,14 @@ pub fn probe(position: &str, dir: &Path, json: bool) -> Result<(), String> {
 
 /// Check the fixed point on every position of every class in `dir` (or of `class` only);
 /// an error when a residual exceeds the tolerance.
-pub fn verify(dir: &Path, class: Option<&str>) -> Result<(), String> {
-    let tables = Tablebases::open(dir);
+pub fn verify(dir: &Path, class: Option<&str>, rules: RuleSet) -> Result<(), String> {
+    let tables = Tablebases::open(dir, rules);
     let classes = match class {
         Some(name) => vec![ClassKey::parse(name)?],
         None => classes_in_build_order(tables.max_pieces()),
     };
     if classes.is_empty() {
-        return Err(format!("no tablebase files in {}", dir.display()));
+        return Err(format!("no tablebase files in {}", tables.dir().display()));
     }
     let mut worst: f64 = 0.0;
     let mut total = 0;
@@ -153,24 +184,28 @@ pub fn verify(dir: &Path, class: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
-fn print_build_summary(summaries: &[ClassSummary], seconds: f64) {
+/// One class's line, written (and flushed) as soon as the class is finished.
+fn print_class_line(s: &ClassSummary) {
+    outln!(
+        "{:<12} {:>9} positions  W {:>8} D {:>8} L {:>8} frac {:>7}  {:>8.1} s {:>10} B  iters {:>5}{}{}",
+        s.key.name(),
+        s.positions,
+        s.results[0],
+        s.results[1],
+        s.results[2],
+        s.results[3],
+        s.seconds,
+        s.bytes,
+        s.iterations,
+        if s.reused { "  (reused)" } else { "" },
+        if s.converged { "" } else { "  NOT CONVERGED" }
+    );
+}
+
+fn print_build_totals(summaries: &[ClassSummary], seconds: f64) {
     let mut both = [0u64; 4];
     let (mut stored, mut bytes, mut unconverged) = (0u64, 0u64, 0);
     for s in summaries {
-        outln!(
-            "{:<12} {:>9} positions  W {:>8} D {:>8} L {:>8} frac {:>7}  {:>8.1} s {:>10} B  iters {:>5}{}{}",
-            s.key.name(),
-            s.positions,
-            s.results[0],
-            s.results[1],
-            s.results[2],
-            s.results[3],
-            s.seconds,
-            s.bytes,
-            s.iterations,
-            if s.reused { "  (reused)" } else { "" },
-            if s.converged { "" } else { "  NOT CONVERGED" }
-        );
         stored += s.positions;
         bytes += s.bytes;
         unconverged += usize::from(!s.converged);

@@ -1,9 +1,11 @@
-//! Declarable moves: legal moves (including redeploys and promotions) and the forfeit action.
+//! Declarable moves: legal moves (including redeploys and promotions), the speculative steps
+//! of the vchess rules, and the forfeit action.
 
 use super::board::{
     file_of, mirror_square, rank_mask, rank_of, square, Position, Side, Square, KNIGHT_ATTACKS,
     NO_SQUARE,
 };
+use super::ruleset::RuleSet;
 
 /// A declared move: origin, target, and the redeploy square for a footman reaching the last
 /// rank when its owner has two or more horsemen. `Move::FORFEIT` stands for every void
@@ -109,62 +111,101 @@ fn diagonals(side: Side, sq: Square) -> impl Iterator<Item = Square> {
     })
 }
 
-/// Calls `emit` for every legal move of `side`, in a fixed side-relative order.
-pub fn for_each_legal_move(pos: &Position, side: Side, mut emit: impl FnMut(Move)) {
-    let s = side.index();
-    let own = pos.pieces(side);
-    let enemy = pos.pieces(side.opponent());
+/// Calls `emit` for every step of `side`'s footman on `from` straight ahead onto an empty
+/// square (with `straight`) and diagonally onto `diagonal_targets`, with the last rank's
+/// promotion or redeploy squares.
+fn footman_steps(
+    pos: &Position,
+    side: Side,
+    rules: RuleSet,
+    from: Square,
+    straight: bool,
+    diagonal_targets: u32,
+    emit: &mut impl FnMut(Move),
+) {
     let empty = !pos.occupied() & super::board::ALL;
     let last = rank_mask(side.last_rank());
     let must_redeploy = pos.horseman_count(side) >= 2;
     let only_footman = pos.footman_count(side) == 1;
-    for from in relative_squares(side, pos.footmen[s] | pos.horsemen[s]) {
-        if pos.horsemen[s] & (1 << from) != 0 {
-            for to in relative_squares(side, KNIGHT_ATTACKS[from as usize] & !own) {
-                emit(Move::new(from, to));
+    let mut footman_move = |to: Square| {
+        if last & (1 << to) == 0 {
+            emit(Move::new(from, to));
+        } else if must_redeploy {
+            for r in relative_squares(side, empty & !last) {
+                emit(Move::with_redeploy(from, to, r));
             }
-            continue;
+        } else if !only_footman || rules.last_footman_may_promote() {
+            emit(Move::new(from, to));
         }
-        let mut footman_move = |to: Square| {
-            if last & (1 << to) == 0 {
-                emit(Move::new(from, to));
-            } else if must_redeploy {
-                for r in relative_squares(side, empty & !last) {
-                    emit(Move::with_redeploy(from, to, r));
-                }
-            } else if !only_footman {
-                emit(Move::new(from, to));
-            }
-        };
+    };
+    if straight {
         if let Some(to) = forward(side, from) {
             if empty & (1 << to) != 0 {
                 footman_move(to);
             }
         }
-        for to in diagonals(side, from) {
-            if enemy & (1 << to) != 0 {
-                footman_move(to);
-            }
+    }
+    for to in diagonals(side, from) {
+        if diagonal_targets & (1 << to) != 0 {
+            footman_move(to);
         }
     }
 }
 
-/// The legal moves of `side` (forfeit not included).
-pub fn legal_moves(pos: &Position, side: Side) -> Vec<Move> {
+/// Calls `emit` for every legal move of `side` under `rules`, in a fixed side-relative order.
+/// Speculative steps are not legal moves (see `for_each_speculative_move`).
+pub fn for_each_legal_move(pos: &Position, side: Side, rules: RuleSet, mut emit: impl FnMut(Move)) {
+    let s = side.index();
+    let own = pos.pieces(side);
+    let enemy = pos.pieces(side.opponent());
+    for from in relative_squares(side, pos.footmen[s] | pos.horsemen[s]) {
+        if pos.horsemen[s] & (1 << from) != 0 {
+            for to in relative_squares(side, KNIGHT_ATTACKS[from as usize] & !own) {
+                emit(Move::new(from, to));
+            }
+        } else {
+            footman_steps(pos, side, rules, from, true, enemy, &mut emit);
+        }
+    }
+}
+
+/// Calls `emit` for every speculative step `side` may declare under `rules` (none in the
+/// classic rules): a footman's diagonal step onto a square empty on B, which is played only
+/// if an enemy piece arrives there (see `ruleset`).
+pub fn for_each_speculative_move(
+    pos: &Position,
+    side: Side,
+    rules: RuleSet,
+    mut emit: impl FnMut(Move),
+) {
+    if !rules.speculative_steps() {
+        return;
+    }
+    let empty = !pos.occupied() & super::board::ALL;
+    for from in relative_squares(side, pos.footmen[side.index()]) {
+        footman_steps(pos, side, rules, from, false, empty, &mut emit);
+    }
+}
+
+/// The legal moves of `side` (forfeit and speculative steps not included).
+pub fn legal_moves(pos: &Position, side: Side, rules: RuleSet) -> Vec<Move> {
     let mut moves = Vec::with_capacity(24);
-    for_each_legal_move(pos, side, |m| moves.push(m));
+    for_each_legal_move(pos, side, rules, |m| moves.push(m));
     moves
 }
 
-/// The declarable actions of `side`: its legal moves followed by the forfeit.
-pub fn declarable_moves(pos: &Position, side: Side) -> Vec<Move> {
-    let mut moves = legal_moves(pos, side);
+/// The declarable actions of `side`: its legal moves, then its speculative steps (vchess),
+/// then the forfeit.
+pub fn declarable_moves(pos: &Position, side: Side, rules: RuleSet) -> Vec<Move> {
+    let mut moves = legal_moves(pos, side, rules);
+    for_each_speculative_move(pos, side, rules, |m| moves.push(m));
     moves.push(Move::FORFEIT);
     moves
 }
 
-/// Whether `side` has at least one legal move (rule 4.3, clarification 6).
-pub fn has_legal_move(pos: &Position, side: Side) -> bool {
+/// Whether `side` has at least one legal move (rule 4.3, clarification 6; speculative steps
+/// do not count).
+pub fn has_legal_move(pos: &Position, side: Side, rules: RuleSet) -> bool {
     let s = side.index();
     let own = pos.pieces(side);
     let enemy = pos.pieces(side.opponent());
@@ -175,7 +216,9 @@ pub fn has_legal_move(pos: &Position, side: Side) -> bool {
         }
     }
     let last = rank_mask(side.last_rank());
-    let blocked_promotion = pos.horseman_count(side) < 2 && pos.footman_count(side) == 1;
+    let blocked_promotion = pos.horseman_count(side) < 2
+        && pos.footman_count(side) == 1
+        && !rules.last_footman_may_promote();
     let needs_room = pos.horseman_count(side) >= 2;
     for from in super::board::squares_of(pos.footmen[s]) {
         let mut targets = 0u32;
@@ -202,13 +245,15 @@ pub fn has_legal_move(pos: &Position, side: Side) -> bool {
     false
 }
 
-/// Maps a declaration to the action it stands for: itself if legal, else the forfeit.
-pub fn to_action(pos: &Position, side: Side, declared: Move) -> Move {
+/// Maps a declaration to the action it stands for under `rules`: itself if it may be
+/// declared (a legal move or a speculative step), else the forfeit.
+pub fn to_action(pos: &Position, side: Side, rules: RuleSet, declared: Move) -> Move {
     if declared.is_forfeit() {
         return Move::FORFEIT;
     }
     let mut found = false;
-    for_each_legal_move(pos, side, |m| found |= m == declared);
+    for_each_legal_move(pos, side, rules, |m| found |= m == declared);
+    for_each_speculative_move(pos, side, rules, |m| found |= m == declared);
     if found {
         declared
     } else {

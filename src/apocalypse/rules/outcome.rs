@@ -2,6 +2,7 @@
 
 use super::board::{Position, Side};
 use super::moves::has_legal_move;
+use super::ruleset::RuleSet;
 
 /// Quiet turns after which the game is drawn (rule 4.4).
 pub const QUIET_LIMIT: u32 = 50;
@@ -67,8 +68,9 @@ impl Outcome {
     }
 }
 
-/// Decide whether the game is over, checking rules 4.1 to 4.4 in order.
-pub fn outcome(pos: &Position) -> Outcome {
+/// Decide whether the game is over under `rules`, checking rules 4.1 to 4.4 in order (the
+/// rule sets differ only in which moves count as legal for rule 4.3).
+pub fn outcome(pos: &Position, rules: RuleSet) -> Outcome {
     let lost = |flags: [bool; 2], reason| match flags {
         [true, true] => Some(Outcome::Draw(reason)),
         [true, false] => Some(Outcome::Win(Side::Black, reason)),
@@ -87,7 +89,7 @@ pub fn outcome(pos: &Position) -> Outcome {
     ) {
         return o;
     }
-    if !has_legal_move(pos, Side::White) || !has_legal_move(pos, Side::Black) {
+    if !has_legal_move(pos, Side::White, rules) || !has_legal_move(pos, Side::Black, rules) {
         return Outcome::Draw(Reason::NoLegalMove);
     }
     if pos.quiet as u32 >= QUIET_LIMIT {

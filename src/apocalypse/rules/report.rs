@@ -13,6 +13,12 @@ pub fn describe_turn(declared: [Move; 2], actions: [Move; 2], events: &TurnEvent
         if events.void[s] {
             let what = if declared[s].is_forfeit() {
                 "0000 (null move)".to_string()
+            } else if events.speculation[s] == Some(false) {
+                format!(
+                    "{} (speculative, but no piece arrived on {})",
+                    format_move(declared[s]),
+                    square_name(declared[s].to)
+                )
             } else {
                 format!("{} (illegal)", format_move(declared[s]))
             };
@@ -26,7 +32,15 @@ pub fn describe_turn(declared: [Move; 2], actions: [Move; 2], events: &TurnEvent
     }
     for side in Side::BOTH {
         let s = side.index();
-        if let Some((sq, piece)) = events.captured[s] {
+        if let (Some((sq, piece)), Some(true)) = (events.captured[s], events.speculation[s]) {
+            lines.push(format!(
+                "{}'s speculative step comes true: the {} {} arriving on {} is removed",
+                side.name(),
+                side.opponent().name(),
+                piece.name(),
+                square_name(sq)
+            ));
+        } else if let Some((sq, piece)) = events.captured[s] {
             lines.push(format!(
                 "{} captures the {} {} on {}",
                 side.name(),

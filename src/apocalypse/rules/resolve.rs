@@ -1,13 +1,18 @@
-//! Simultaneous resolution of one turn (rules 2 and 3, clarifications 1-4).
+//! Simultaneous resolution of one turn (rules 2 and 3, clarifications 1-4), under either rule
+//! set: speculative steps (vchess) only ever arrive here when the rules allowed them, and then
+//! `ruleset` says whether each one comes true.
 
 use super::board::{rank_of, Piece, Position, Side, Square, NO_SQUARE};
 use super::moves::Move;
+use super::ruleset::{is_speculative_step, speculation_holds};
 
 /// What happened in a turn, for reports and tests.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct TurnEvents {
     /// Per side: the declaration was void and cost a penalty point.
     pub void: [bool; 2],
+    /// Per side: a speculative step (vchess) was declared; `Some(true)` if it came true.
+    pub speculation: [Option<bool>; 2],
     /// Per side: the square where this side captured a piece that stayed.
     pub captured: [Option<(Square, Piece)>; 2],
     /// Per side: a capture that found its target gone (became a plain move).
@@ -22,16 +27,35 @@ pub struct TurnEvents {
     pub reset_quiet: bool,
 }
 
-/// Resolve a turn from `pos` with `actions` (White's, Black's), each a legal move of its side or
-/// `Move::FORFEIT`. Illegal declarations must be mapped to the forfeit first (`to_action`).
+/// Resolve a turn from `pos` with `actions` (White's, Black's), each a declarable action of
+/// its side under the game's rules (`moves::to_action`): a legal move, a speculative step
+/// (vchess only) or `Move::FORFEIT`.
 pub fn resolve(pos: &Position, actions: [Move; 2]) -> (Position, TurnEvents) {
     let mut next = *pos;
     let mut events = TurnEvents::default();
     let mut moving: [Option<(Move, Piece)>; 2] = [None, None];
+    let speculative = |s: usize| {
+        let m = actions[s];
+        !m.is_forfeit() && is_speculative_step(pos, Side::BOTH[s], m.from, m.to)
+    };
+    // A speculation comes true only against a plain move arriving on its square; the piece
+    // arriving there is beaten (it dies below instead of standing on the square).
+    let mut beaten = [false; 2];
+    for side in Side::BOTH {
+        let s = side.index();
+        if !speculative(s) {
+            continue;
+        }
+        let o = side.opponent().index();
+        let other = (!actions[o].is_forfeit()).then(|| (actions[o].destination(), speculative(o)));
+        let holds = speculation_holds(actions[s].to, other);
+        events.speculation[s] = Some(holds);
+        beaten[o] = holds;
+    }
     for side in Side::BOTH {
         let s = side.index();
         let m = actions[s];
-        if m.is_forfeit() {
+        if m.is_forfeit() || events.speculation[s] == Some(false) {
             next.penalties[s] = next.penalties[s].saturating_add(1);
             events.void[s] = true;
         } else {
@@ -69,9 +93,17 @@ pub fn resolve(pos: &Position, actions: [Move; 2]) -> (Position, TurnEvents) {
             footman_moved |= piece == Piece::Footman;
         }
     }
+    // A piece that arrived on a speculated square is beaten there (vchess).
+    let mut dies = beaten;
+    for side in Side::BOTH {
+        let s = side.index();
+        if let (true, Some((m, piece))) = (beaten[s], moving[s]) {
+            events.captured[side.opponent().index()] = Some((m.destination(), piece));
+            removed_any = true;
+        }
+    }
     // Same destination: horseman beats footman, equal types both die (declared types).
-    let mut dies = [false; 2];
-    if let (Some((mw, pw)), Some((mb, pb))) = (moving[0], moving[1]) {
+    if let (Some((mw, pw)), Some((mb, pb)), [false, false]) = (moving[0], moving[1], beaten) {
         let square = mw.destination();
         if square == mb.destination() {
             dies = match (pw, pb) {

@@ -10,6 +10,7 @@ use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{declarable_moves, Move};
 use crate::apocalypse::rules::outcome::{outcome, QUIET_LIMIT};
 use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::rules::zobrist::game_key;
 use crate::apocalypse::tablebase::Tablebases;
 use crate::matrix_game::{self, Matrix};
@@ -58,8 +59,9 @@ pub struct Iteration {
     pub elapsed: Duration,
 }
 
-/// A depth-limited searcher with its transposition table.
+/// A depth-limited searcher with its transposition table, playing the rules of its tables.
 pub struct Searcher<'a> {
+    rules: RuleSet,
     tables: &'a Tablebases,
     table: HashMap<u64, (f64, bool)>,
     nodes: u64,
@@ -71,9 +73,10 @@ pub struct Searcher<'a> {
 pub const MAX_DEPTH: u32 = 64;
 
 impl<'a> Searcher<'a> {
-    /// A searcher using `tables` (possibly empty).
+    /// A searcher using `tables` (possibly empty), under the rules of `tables`.
     pub fn new(tables: &'a Tablebases) -> Searcher<'a> {
         Searcher {
+            rules: tables.rules(),
             tables,
             table: HashMap::new(),
             nodes: 0,
@@ -91,7 +94,7 @@ impl<'a> Searcher<'a> {
         if self.aborted {
             return (0.0, false);
         }
-        let state = outcome(pos);
+        let state = outcome(pos, self.rules);
         if state.is_over() {
             return (state.value(), true);
         }
@@ -102,7 +105,7 @@ impl<'a> Searcher<'a> {
             }
         }
         if depth == 0 {
-            return (evaluate(pos), false);
+            return (evaluate(pos, self.rules), false);
         }
         let key = game_key(pos.key, pos.quiet, depth, QUIET_LIMIT);
         if let Some(&hit) = self.table.get(&key) {
@@ -118,8 +121,8 @@ impl<'a> Searcher<'a> {
     }
 
     fn matrix(&mut self, pos: &Position, depth: u32) -> (Matrix, bool) {
-        let white = declarable_moves(pos, Side::White);
-        let black = declarable_moves(pos, Side::Black);
+        let white = declarable_moves(pos, Side::White, self.rules);
+        let black = declarable_moves(pos, Side::Black, self.rules);
         let mut data = Vec::with_capacity(white.len() * black.len());
         let mut exact = true;
         for &w in &white {
@@ -155,8 +158,8 @@ impl<'a> Searcher<'a> {
         Some(Iteration {
             depth,
             value: sol.value,
-            white_moves: declarable_moves(pos, Side::White),
-            black_moves: declarable_moves(pos, Side::Black),
+            white_moves: declarable_moves(pos, Side::White, self.rules),
+            black_moves: declarable_moves(pos, Side::Black, self.rules),
             white: sol.row_strategy,
             black: sol.col_strategy,
             matrix,
@@ -174,7 +177,7 @@ impl<'a> Searcher<'a> {
         limits: Limits,
         mut report: impl FnMut(&Iteration),
     ) -> Option<Iteration> {
-        if outcome(pos).is_over() {
+        if outcome(pos, self.rules).is_over() {
             return None;
         }
         let started = Instant::now();

@@ -3,6 +3,7 @@
 
 use crate::apocalypse::rules::board::{rank_of, squares_of, Position, Side, KNIGHT_ATTACKS};
 use crate::apocalypse::rules::moves::for_each_legal_move;
+use crate::apocalypse::rules::ruleset::RuleSet;
 
 /// Every weight of the evaluation, in one place (units: roughly "footmen").
 pub mod weights {
@@ -51,7 +52,7 @@ fn attacks(pos: &Position, side: Side) -> u32 {
 }
 
 /// Material, advance, mobility, penalties and threats of one side.
-fn side_score(pos: &Position, side: Side) -> f64 {
+fn side_score(pos: &Position, side: Side, rules: RuleSet) -> f64 {
     use weights::*;
     let s = side.index();
     let footmen = pos.footman_count(side) as f64;
@@ -67,7 +68,7 @@ fn side_score(pos: &Position, side: Side) -> f64 {
         score += ADVANCE * advanced as f64;
     }
     let mut moves = 0;
-    for_each_legal_move(pos, side, |_| moves += 1);
+    for_each_legal_move(pos, side, rules, |_| moves += 1);
     score += MOBILITY * moves as f64;
     score -= PENALTY * pos.penalties[s] as f64;
     let threatened = attacks(pos, side) & pos.pieces(side.opponent());
@@ -75,9 +76,9 @@ fn side_score(pos: &Position, side: Side) -> f64 {
     score
 }
 
-/// Heuristic value of an unfinished position for White, strictly inside (-1, 1).
-pub fn evaluate(pos: &Position) -> f64 {
-    let score = side_score(pos, Side::White) - side_score(pos, Side::Black);
+/// Heuristic value of an unfinished position for White under `rules`, strictly inside (-1, 1).
+pub fn evaluate(pos: &Position, rules: RuleSet) -> f64 {
+    let score = side_score(pos, Side::White, rules) - side_score(pos, Side::Black, rules);
     weights::BOUND * (score / weights::SCALE).tanh()
 }
 
@@ -86,16 +87,18 @@ mod tests {
     use super::*;
     use crate::apocalypse::rules::notation::parse_position;
 
+    const C: RuleSet = RuleSet::Classic;
+
     #[test]
     fn symmetric_positions_are_level_and_material_counts() {
         let start = Position::start();
-        assert!(evaluate(&start).abs() < 1e-12);
+        assert!(evaluate(&start, C).abs() < 1e-12);
         let p = parse_position("npppn/p3p/5/P3P/NPPPN 00").unwrap();
-        assert!((evaluate(&p) + evaluate(&p.mirrored())).abs() < 1e-12);
+        assert!((evaluate(&p, C) + evaluate(&p.mirrored(), C)).abs() < 1e-12);
         let up = parse_position("n1ppn/p3p/5/P3P/NPPPN 00").unwrap();
-        assert!(evaluate(&up) > 0.1);
+        assert!(evaluate(&up, C) > 0.1);
         let penalised = parse_position("npppn/p3p/5/P3P/NPPPN 10").unwrap();
-        assert!(evaluate(&penalised) < -0.1);
-        assert!(evaluate(&up) < 1.0);
+        assert!(evaluate(&penalised, C) < -0.1);
+        assert!(evaluate(&up, C) < 1.0);
     }
 }

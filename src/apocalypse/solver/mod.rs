@@ -15,6 +15,7 @@ pub use tree::{RootSolution, EPS};
 
 use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::matrix_game::{self, Matrix};
 
 /// Which solver to run.
@@ -44,9 +45,9 @@ impl SubgameValues for pruned::PrunedSolver {
     }
 }
 
-/// Solve an N-turn game with the chosen method.
-pub fn solve(pos: &Position, turns: u32, method: Method) -> RootSolution {
-    solve_keeping_tables(pos, turns, method).0
+/// Solve an N-turn game under `rules` with the chosen method.
+pub fn solve(pos: &Position, turns: u32, method: Method, rules: RuleSet) -> RootSolution {
+    solve_keeping_tables(pos, turns, method, rules).0
 }
 
 /// Solve, and keep the solver (its tables give exact subgame values for checks).
@@ -54,14 +55,15 @@ pub fn solve_keeping_tables(
     pos: &Position,
     turns: u32,
     method: Method,
+    rules: RuleSet,
 ) -> (RootSolution, Box<dyn SubgameValues>) {
     match method {
         Method::Plain => {
-            let solver = plain::PlainSolver::default();
+            let solver = plain::PlainSolver::new(rules);
             (solver.solve_root(pos, turns), Box::new(solver))
         }
         Method::Pruned => {
-            let solver = pruned::PrunedSolver::default();
+            let solver = pruned::PrunedSolver::new(rules);
             (solver.solve_root(pos, turns), Box::new(solver))
         }
     }

@@ -9,16 +9,26 @@ use super::table::Table;
 use super::tree::{child, key, leaf_value, ordered_moves, RootSolution};
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::Move;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::matrix_game::{self, Matrix};
 
 /// Backward induction with a transposition table on (position, remaining turns).
 #[derive(Default)]
 pub struct PlainSolver {
+    rules: RuleSet,
     table: Table<f64>,
     nodes: AtomicU64,
 }
 
 impl PlainSolver {
+    /// A solver of the game under `rules`.
+    pub fn new(rules: RuleSet) -> PlainSolver {
+        PlainSolver {
+            rules,
+            ..PlainSolver::default()
+        }
+    }
+
     /// Positions generated so far.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
@@ -26,7 +36,7 @@ impl PlainSolver {
 
     /// Exact value of the `remaining`-turn game from `pos`.
     pub fn value(&self, pos: &Position, remaining: u32) -> f64 {
-        if let Some(v) = leaf_value(pos, remaining) {
+        if let Some(v) = leaf_value(pos, remaining, self.rules) {
             return v;
         }
         let k = key(pos, remaining);
@@ -40,8 +50,8 @@ impl PlainSolver {
     }
 
     fn matrix(&self, pos: &Position, remaining: u32, parallel: bool) -> Matrix {
-        let white = ordered_moves(pos, Side::White);
-        let black = ordered_moves(pos, Side::Black);
+        let white = ordered_moves(pos, Side::White, self.rules);
+        let black = ordered_moves(pos, Side::Black, self.rules);
         let entry = |k: usize| {
             let (i, j) = (k / black.len(), k % black.len());
             let next = child(pos, white[i], black[j], &self.nodes);
@@ -60,15 +70,15 @@ impl PlainSolver {
     pub fn root_matrix(&self, pos: &Position, turns: u32) -> (Vec<Move>, Vec<Move>, Matrix) {
         let m = self.matrix(pos, turns, true);
         (
-            ordered_moves(pos, Side::White),
-            ordered_moves(pos, Side::Black),
+            ordered_moves(pos, Side::White, self.rules),
+            ordered_moves(pos, Side::Black, self.rules),
             m,
         )
     }
 
     /// Value and strategies at the root; the root's subgames are spread over rayon workers.
     pub fn solve_root(&self, pos: &Position, turns: u32) -> RootSolution {
-        if let Some(v) = leaf_value(pos, turns) {
+        if let Some(v) = leaf_value(pos, turns, self.rules) {
             return RootSolution::leaf(v);
         }
         let (white_moves, black_moves, m) = self.root_matrix(pos, turns);

@@ -18,6 +18,7 @@ use super::table::Table;
 use super::tree::{child, key, leaf_value, ordered_moves, RootSolution, EPS};
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::Move;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::matrix_game::{self, Matrix};
 
 /// Lower and upper bound on the value of a game; exact when they (nearly) meet.
@@ -147,6 +148,7 @@ impl Responder {
 /// Double-oracle alpha-beta with serialized bounds and transposition tables.
 #[derive(Default)]
 pub struct PrunedSolver {
+    rules: RuleSet,
     exact: Table<Bounds>,
     serial: Table<SerialEntry>,
     pub(crate) nodes: AtomicU64,
@@ -164,8 +166,8 @@ struct Node<'a> {
 
 impl<'a> Node<'a> {
     fn new(solver: &'a PrunedSolver, pos: &Position, remaining: u32) -> Node<'a> {
-        let white = ordered_moves(pos, Side::White);
-        let black = ordered_moves(pos, Side::Black);
+        let white = ordered_moves(pos, Side::White, solver.rules);
+        let black = ordered_moves(pos, Side::Black, solver.rules);
         let n = white.len() * black.len();
         Node {
             solver,
@@ -328,6 +330,14 @@ struct Oracle {
 }
 
 impl PrunedSolver {
+    /// A solver of the game under `rules`.
+    pub fn new(rules: RuleSet) -> PrunedSolver {
+        PrunedSolver {
+            rules,
+            ..PrunedSolver::default()
+        }
+    }
+
     /// Positions generated so far.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
@@ -335,7 +345,7 @@ impl PrunedSolver {
 
     /// Bounds on a subgame known without searching: exact table, serialized values, leaves.
     fn known_bounds(&self, pos: &Position, remaining: u32) -> Bounds {
-        if let Some(v) = leaf_value(pos, remaining) {
+        if let Some(v) = leaf_value(pos, remaining, self.rules) {
             return Bounds::exact(v);
         }
         let mut b = self
@@ -359,7 +369,7 @@ impl PrunedSolver {
     /// Search with window (alpha, beta). The result is exact, or (up to EPS) has lo >= beta
     /// (fail high) or hi <= alpha (fail low). The full window (-1, 1) always gives the value.
     pub fn search(&self, pos: &Position, remaining: u32, alpha: f64, beta: f64) -> Bounds {
-        if let Some(v) = leaf_value(pos, remaining) {
+        if let Some(v) = leaf_value(pos, remaining, self.rules) {
             return Bounds::exact(v);
         }
         let k = key(pos, remaining);
@@ -390,6 +400,7 @@ impl PrunedSolver {
         root: bool,
     ) -> Bounds {
         let tables = SerialTables {
+            rules: self.rules,
             table: &self.serial,
             nodes: &self.nodes,
         };
@@ -487,11 +498,11 @@ impl PrunedSolver {
 
     /// Value and optimal strategies at the root.
     pub fn solve_root(&self, pos: &Position, turns: u32) -> RootSolution {
-        if let Some(v) = leaf_value(pos, turns) {
+        if let Some(v) = leaf_value(pos, turns, self.rules) {
             return RootSolution::leaf(v);
         }
-        let white_moves = ordered_moves(pos, Side::White);
-        let black_moves = ordered_moves(pos, Side::Black);
+        let white_moves = ordered_moves(pos, Side::White, self.rules);
+        let black_moves = ordered_moves(pos, Side::Black, self.rules);
         let mut white = vec![0.0; white_moves.len()];
         let mut black = vec![0.0; black_moves.len()];
         let serial = self.serial_bounds(pos, turns, -1.0, 1.0, Bounds::UNKNOWN, true);

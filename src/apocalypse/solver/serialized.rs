@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::table::Table;
 use super::tree::{child, key, leaf_value, ordered_moves};
 use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::ruleset::RuleSet;
 
 /// Stored fail-soft bounds of a serialized value plus the best first move found.
 #[derive(Clone, Copy, Debug)]
@@ -42,9 +43,11 @@ pub fn serial_key(pos: &Position, remaining: u32, leader: Leader) -> u64 {
 }
 
 /// The tables a serialized search reads and fills: its own transposition table and the
-/// node counter of the solver it serves.
+/// node counter of the solver it serves, with the rules of the game.
 #[derive(Clone, Copy)]
 pub struct SerialTables<'a> {
+    /// The rules of the game searched.
+    pub rules: RuleSet,
     /// Fail-soft bounds and best first moves of serialized games.
     pub table: &'a Table<SerialEntry>,
     /// Positions generated.
@@ -63,9 +66,13 @@ pub fn search(
     leader: Leader,
     parallel: bool,
 ) -> f64 {
-    let SerialTables { table, nodes } = tables;
+    let SerialTables {
+        rules,
+        table,
+        nodes,
+    } = tables;
     let parallel = parallel && rayon::current_num_threads() > 1;
-    if let Some(v) = leaf_value(pos, remaining) {
+    if let Some(v) = leaf_value(pos, remaining, rules) {
         return v;
     }
     let k = serial_key(pos, remaining, leader);
@@ -84,8 +91,8 @@ pub fn search(
         Leader::White => (Side::White, Side::Black),
         Leader::Black => (Side::Black, Side::White),
     };
-    let first = ordered_moves(pos, first_side);
-    let second = ordered_moves(pos, second_side);
+    let first = ordered_moves(pos, first_side, rules);
+    let second = ordered_moves(pos, second_side, rules);
     let mut order: Vec<usize> = (0..first.len()).collect();
     if let Some(e) = stored {
         let b = e.best as usize;

@@ -7,6 +7,7 @@ use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{declarable_moves, Move};
 use crate::apocalypse::rules::outcome::{outcome, QUIET_LIMIT};
 use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::rules::zobrist::game_key;
 use crate::matrix_game::{self, Matrix};
 
@@ -63,8 +64,8 @@ impl RootSolution {
 }
 
 /// Value of a finished position or of the cut-off; `None` if the game goes on.
-pub fn leaf_value(pos: &Position, remaining: u32) -> Option<f64> {
-    let state = outcome(pos);
+pub fn leaf_value(pos: &Position, remaining: u32, rules: RuleSet) -> Option<f64> {
+    let state = outcome(pos, rules);
     if state.is_over() {
         Some(state.value())
     } else if remaining == 0 {
@@ -81,8 +82,8 @@ pub fn key(pos: &Position, remaining: u32) -> u64 {
 
 /// Declarable moves in search order: captures first, then footman moves, forfeit last.
 /// The order is stable and side-relative, so mirrored positions search mirrored trees.
-pub fn ordered_moves(pos: &Position, side: Side) -> Vec<Move> {
-    let mut moves = declarable_moves(pos, side);
+pub fn ordered_moves(pos: &Position, side: Side, rules: RuleSet) -> Vec<Move> {
+    let mut moves = declarable_moves(pos, side, rules);
     let enemy = side.opponent().index();
     let s = side.index();
     let score = |m: &Move| -> u8 {

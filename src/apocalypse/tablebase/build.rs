@@ -27,6 +27,7 @@ use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::declarable_moves;
 use crate::apocalypse::rules::outcome::outcome;
 use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::matrix_game::{self, Matrix};
 
 /// What to build and how.
@@ -34,7 +35,9 @@ use crate::matrix_game::{self, Matrix};
 pub struct BuildOptions {
     /// Largest number of pieces on the board.
     pub max_pieces: u32,
-    /// Directory of the class files.
+    /// The rules the values hold under.
+    pub rules: RuleSet,
+    /// The tablebase directory (the class files go to its subdirectory for `rules`).
     pub dir: PathBuf,
     /// Iterate until no value changes by more than this.
     pub tolerance: f64,
@@ -45,10 +48,11 @@ pub struct BuildOptions {
 }
 
 impl BuildOptions {
-    /// Defaults for `max_pieces` pieces in `dir`.
-    pub fn new(max_pieces: u32, dir: PathBuf) -> BuildOptions {
+    /// Defaults for `max_pieces` pieces under `rules` in `dir`.
+    pub fn new(max_pieces: u32, rules: RuleSet, dir: PathBuf) -> BuildOptions {
         BuildOptions {
             max_pieces,
+            rules,
             dir,
             tolerance: 1e-11,
             max_iterations: 100_000,
@@ -104,18 +108,19 @@ fn group_games(
     index: &ClassIndex,
     group: usize,
 ) -> Result<Vec<Result<Game, f64>>, String> {
+    let rules = tables.rules();
     let size = index.group_size();
     let first = group as u64 * size;
     let mut out = Vec::with_capacity(size as usize);
     for local in 0..size {
         let pos = index.position(first + local);
-        let state = outcome(&pos);
+        let state = outcome(&pos, rules);
         if state.is_over() {
             out.push(Err(state.value()));
             continue;
         }
-        let white = declarable_moves(&pos, Side::White);
-        let black = declarable_moves(&pos, Side::Black);
+        let white = declarable_moves(&pos, Side::White, rules);
+        let black = declarable_moves(&pos, Side::Black, rules);
         let mut cells = Vec::with_capacity(white.len() * black.len());
         let mut has_local = false;
         for &w in &white {
@@ -143,7 +148,7 @@ fn successor_cell(
     size: u64,
     next: &Position,
 ) -> Result<Cell, String> {
-    let state = outcome(next);
+    let state = outcome(next, tables.rules());
     if state.is_over() {
         return Ok(Cell::Fixed(state.value()));
     }
@@ -508,6 +513,7 @@ pub fn solve_class(
     }
     Ok(ClassFile {
         key: index.key,
+        rules: tables.rules(),
         values: values.into_iter().map(snap).collect(),
         stamps,
         residual,
@@ -534,11 +540,15 @@ fn tally(values: &[f64]) -> [u64; 4] {
 
 /// Build (or complete) the tablebases: classes whose files exist and check out are reused, so
 /// an interrupted build resumes where it stopped; once a class had to be built, every later
-/// class is rebuilt too (it may depend on the new values).
-pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
-    fs::create_dir_all(&opts.dir)
-        .map_err(|e| format!("cannot create {}: {e}", opts.dir.display()))?;
-    let tables = Tablebases::for_build(&opts.dir, opts.max_pieces);
+/// class is rebuilt too (it may depend on the new values). `on_class` sees each class's
+/// summary as soon as the class is finished (with the progress bar out of the way).
+pub fn build(
+    opts: &BuildOptions,
+    mut on_class: impl FnMut(&ClassSummary),
+) -> Result<Vec<ClassSummary>, String> {
+    let dir = format::rules_dir(&opts.dir, opts.rules);
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let tables = Tablebases::for_build(&dir, opts.max_pieces, opts.rules);
     let classes = classes_in_build_order(opts.max_pieces);
     let indices: Vec<ClassIndex> = classes.iter().map(|&k| ClassIndex::new(k)).collect();
     let total: u64 = indices.iter().map(ClassIndex::len).sum();
@@ -557,11 +567,11 @@ pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
     let mut built_any = false;
     for index in indices {
         let key = index.key;
-        let path = format::path_of(&opts.dir, &key);
+        let path = format::path_of(&dir, &key);
         bar.set_message(key.name());
         // After a class is (re)built, later classes may depend on its new values: redo them.
         let reused = if path.exists() && !built_any {
-            match format::read(&opts.dir, &key, index.len()) {
+            match format::read(&dir, &key, opts.rules, index.len()) {
                 Ok(file) => {
                     bar.inc(index.len());
                     Some(file)
@@ -584,11 +594,11 @@ pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
                 built_any = true;
                 let started = Instant::now();
                 let file = solve_class(&tables, &index, opts, &bar)?;
-                let bytes = format::write_atomically(&opts.dir, &file)?;
+                let bytes = format::write_atomically(&dir, &file)?;
                 (file, started.elapsed().as_secs_f64(), bytes)
             }
         };
-        summaries.push(ClassSummary {
+        let summary = ClassSummary {
             key,
             positions: index.len(),
             results: tally(&file.values),
@@ -598,7 +608,9 @@ pub fn build(opts: &BuildOptions) -> Result<Vec<ClassSummary>, String> {
             converged: file.converged,
             residual: file.residual,
             iterations: file.iterations,
-        });
+        };
+        bar.suspend(|| on_class(&summary));
+        summaries.push(summary);
         tables.insert(ClassTable {
             index,
             values: file.values,

@@ -1,24 +1,28 @@
-//! The tablebase file format: one file per class, written atomically.
+//! The tablebase file format: one file per class, written atomically, in a directory per rule
+//! set (`rules_dir`).
 //!
 //! Layout (little endian): magic `APOCTB\r\n`, format version (u32), class (6 bytes: footmen,
-//! horsemen, penalties, White's first, then 2 zero bytes), number of positions (u64), number of
-//! fractional values (u64), largest residual of the value iteration (f64), iterations (u32),
-//! converged flag (u32); then 2 bits per position (0 = loss, 1 = draw, 2 = win, 3 = fractional),
-//! then the fractional values as f64 in position order; then for each won or lost position, in
-//! position order, the stamp of its win (u32, 0 = none); then an FNV-1a 64 checksum of all the
-//! bytes before it. Most values are -1, 0 or 1, so a position takes a little over 2 bits.
+//! horsemen, penalties, White's first), the rule set's code (1 byte: 0 classic, 1 vchess), a
+//! zero byte, number of positions (u64), number of fractional values (u64), largest residual of
+//! the value iteration (f64), iterations (u32), converged flag (u32); then 2 bits per position
+//! (0 = loss, 1 = draw, 2 = win, 3 = fractional), then the fractional values as f64 in position
+//! order; then for each won or lost position, in position order, the stamp of its win (u32,
+//! 0 = none); then an FNV-1a 64 checksum of all the bytes before it. Most values are -1, 0 or
+//! 1, so a position takes a little over 2 bits.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::index::ClassKey;
+use crate::apocalypse::rules::ruleset::RuleSet;
 
 /// File magic.
 const MAGIC: &[u8; 8] = b"APOCTB\r\n";
 /// Format version; bump on any layout change, or when older builds stored wrong values (version 1
-/// left limit-sure wins at the value iteration's c/N approximation of ±1).
-pub const VERSION: u32 = 2;
+/// left limit-sure wins at the value iteration's c/N approximation of ±1; version 3 added the
+/// rule set).
+pub const VERSION: u32 = 3;
 /// Bytes before the packed values.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8 + 8 + 4 + 4;
 
@@ -27,6 +31,8 @@ const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8 + 8 + 4 + 4;
 pub struct ClassFile {
     /// The class.
     pub key: ClassKey,
+    /// The rules the values hold under.
+    pub rules: RuleSet,
     /// One value per position of the class index.
     pub values: Vec<f64>,
     /// One stamp per position: the order in which a win (value ±1) was established, 0 if none.
@@ -44,7 +50,12 @@ pub fn file_name(key: &ClassKey) -> String {
     format!("{}.tb", key.name())
 }
 
-/// The path of a class's file in `dir`.
+/// The directory of one rule set's files under the tablebase directory `top`.
+pub fn rules_dir(top: &Path, rules: RuleSet) -> PathBuf {
+    top.join(rules.name())
+}
+
+/// The path of a class's file in `dir` (a rule set's directory).
 pub fn path_of(dir: &Path, key: &ClassKey) -> PathBuf {
     dir.join(file_name(key))
 }
@@ -90,7 +101,7 @@ pub fn encode(file: &ClassFile) -> Vec<u8> {
         k.footmen[1],
         k.horsemen[1],
         k.penalties[1],
-        0,
+        file.rules.code(),
         0,
     ]);
     out.extend_from_slice(&(n as u64).to_le_bytes());
@@ -126,8 +137,13 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
-/// Parse a class file, checking magic, version, class, length and checksum.
-pub fn decode(bytes: &[u8], expected: &ClassKey, positions: u64) -> Result<ClassFile, String> {
+/// Parse a class file, checking magic, version, class, rule set, length and checksum.
+pub fn decode(
+    bytes: &[u8],
+    expected: &ClassKey,
+    rules: RuleSet,
+    positions: u64,
+) -> Result<ClassFile, String> {
     if bytes.len() < HEADER_LEN + 8 || &bytes[..8] != MAGIC {
         return Err("not a tablebase file (bad magic or too short)".to_string());
     }
@@ -153,6 +169,17 @@ pub fn decode(bytes: &[u8], expected: &ClassKey, positions: u64) -> Result<Class
             key.name(),
             expected.name()
         ));
+    }
+    match RuleSet::from_code(c[6]) {
+        Some(r) if r == rules => {}
+        Some(r) => {
+            return Err(format!(
+                "holds values under the {} rules, expected {}",
+                r.name(),
+                rules.name()
+            ))
+        }
+        None => return Err(format!("unknown rule set code {}", c[6])),
     }
     let n = u64_at(bytes, 20);
     if n != positions {
@@ -205,6 +232,7 @@ pub fn decode(bytes: &[u8], expected: &ClassKey, positions: u64) -> Result<Class
         .collect();
     Ok(ClassFile {
         key,
+        rules,
         values,
         stamps,
         residual,
@@ -229,11 +257,16 @@ pub fn write_atomically(dir: &Path, file: &ClassFile) -> Result<u64, String> {
     Ok(bytes.len() as u64)
 }
 
-/// Read and check a class file.
-pub fn read(dir: &Path, key: &ClassKey, positions: u64) -> Result<ClassFile, String> {
+/// Read and check a class file of a rule set's directory `dir`.
+pub fn read(
+    dir: &Path,
+    key: &ClassKey,
+    rules: RuleSet,
+    positions: u64,
+) -> Result<ClassFile, String> {
     let path = path_of(dir, key);
     let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    decode(&bytes, key, positions).map_err(|e| format!("{}: {e}", path.display()))
+    decode(&bytes, key, rules, positions).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]
@@ -245,6 +278,7 @@ mod tests {
         let key = ClassKey::parse("PNvp-10").unwrap();
         let file = ClassFile {
             key,
+            rules: RuleSet::Classic,
             values: vec![1.0, 0.0, -1.0, 0.25, 0.0, -0.5, 1.0],
             stamps: vec![3, 0, 1, 0, 0, 0, 0],
             residual: 1e-12,
@@ -252,11 +286,17 @@ mod tests {
             converged: true,
         };
         let bytes = encode(&file);
-        assert_eq!(decode(&bytes, &key, 7), Ok(file));
-        assert!(decode(&bytes[..bytes.len() - 1], &key, 7).is_err());
+        let classic = RuleSet::Classic;
+        assert_eq!(decode(&bytes, &key, classic, 7), Ok(file));
+        assert!(decode(&bytes[..bytes.len() - 1], &key, classic, 7).is_err());
         let mut flipped = bytes.clone();
         flipped[HEADER_LEN] ^= 1;
-        assert!(decode(&flipped, &key, 7).unwrap_err().contains("checksum"));
-        assert!(decode(&bytes, &key, 8).is_err());
+        assert!(decode(&flipped, &key, classic, 7)
+            .unwrap_err()
+            .contains("checksum"));
+        assert!(decode(&bytes, &key, classic, 8).is_err());
+        assert!(decode(&bytes, &key, RuleSet::Vchess, 7)
+            .unwrap_err()
+            .contains("classic rules"));
     }
 }

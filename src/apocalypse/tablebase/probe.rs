@@ -14,6 +14,7 @@ use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{declarable_moves, Move};
 use crate::apocalypse::rules::outcome::outcome;
 use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::matrix_game::{self, Matrix, Solution};
 
 /// The values of one class.
@@ -27,8 +28,10 @@ pub struct ClassTable {
     pub stamps: Vec<u32>,
 }
 
-/// A set of class tables: read lazily from a directory, or filled by the builder.
+/// A set of class tables of one rule set: read lazily from that rule set's directory, or
+/// filled by the builder.
 pub struct Tablebases {
+    rules: RuleSet,
     dir: PathBuf,
     max_pieces: u32,
     load_from_disk: bool,
@@ -98,13 +101,19 @@ fn without_counter(pos: &Position) -> Position {
 }
 
 impl Tablebases {
-    /// No tablebases at all.
-    pub fn none() -> Tablebases {
-        Tablebases::with_slots(PathBuf::new(), 0, false)
+    /// No tablebases at all, for a game under `rules`.
+    pub fn none(rules: RuleSet) -> Tablebases {
+        Tablebases::with_slots(rules, PathBuf::new(), 0, false)
     }
 
-    fn with_slots(dir: PathBuf, max_pieces: u32, load_from_disk: bool) -> Tablebases {
+    fn with_slots(
+        rules: RuleSet,
+        dir: PathBuf,
+        max_pieces: u32,
+        load_from_disk: bool,
+    ) -> Tablebases {
         Tablebases {
+            rules,
             dir,
             max_pieces,
             load_from_disk,
@@ -112,15 +121,17 @@ impl Tablebases {
         }
     }
 
-    /// An empty set the builder fills class by class.
-    pub fn for_build(dir: &Path, max_pieces: u32) -> Tablebases {
-        Tablebases::with_slots(dir.to_path_buf(), max_pieces, false)
+    /// An empty set the builder fills class by class (`dir`: the rule set's directory).
+    pub fn for_build(dir: &Path, max_pieces: u32, rules: RuleSet) -> Tablebases {
+        Tablebases::with_slots(rules, dir.to_path_buf(), max_pieces, false)
     }
 
-    /// Tablebases in `dir`, covering as many pieces as the largest class file found there.
+    /// The tablebases of `rules` under the tablebase directory `top` (in its subdirectory named
+    /// after the rule set), covering as many pieces as the largest class file found there.
     /// Classes missing below that size are reported on stderr (one line); files are read and
     /// checked when first needed.
-    pub fn open(dir: &Path) -> Tablebases {
+    pub fn open(top: &Path, rules: RuleSet) -> Tablebases {
+        let dir = &format::rules_dir(top, rules);
         let mut present = Vec::new();
         if let Ok(entries) = fs::read_dir(dir) {
             for entry in entries.flatten() {
@@ -146,7 +157,12 @@ impl Tablebases {
                 missing.iter().take(3).cloned().collect::<Vec<_>>().join(", ")
             );
         }
-        Tablebases::with_slots(dir.to_path_buf(), max_pieces, true)
+        Tablebases::with_slots(rules, dir.to_path_buf(), max_pieces, true)
+    }
+
+    /// The rules the values hold under.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
     }
 
     /// Largest number of pieces covered.
@@ -154,7 +170,7 @@ impl Tablebases {
         self.max_pieces
     }
 
-    /// The directory the tables come from.
+    /// The directory the tables come from (the rule set's own).
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -180,7 +196,7 @@ impl Tablebases {
                 return None;
             }
             let index = ClassIndex::new(*key);
-            match format::read(&self.dir, key, index.len()) {
+            match format::read(&self.dir, key, self.rules, index.len()) {
                 Ok(file) => Some(Arc::new(ClassTable {
                     index,
                     values: file.values,
@@ -221,7 +237,7 @@ impl Tablebases {
     /// values, finished games, uncovered positions, and wins the build did not stamp.
     pub fn progress_strategy(&self, pos: &Position) -> Option<ProgressStrategy> {
         let p = without_counter(pos);
-        if outcome(&p).is_over() {
+        if outcome(&p, self.rules).is_over() {
             return None;
         }
         let (value, stamp, class) = self.stored_entry(&p)?;
@@ -233,8 +249,8 @@ impl Tablebases {
         } else {
             Side::Black
         };
-        let mine = declarable_moves(&p, winner);
-        let theirs = declarable_moves(&p, winner.opponent());
+        let mine = declarable_moves(&p, winner, self.rules);
+        let theirs = declarable_moves(&p, winner.opponent(), self.rules);
         let mut successors = Vec::with_capacity(mine.len() * theirs.len());
         for &m in &mine {
             for &t in &theirs {
@@ -244,7 +260,7 @@ impl Tablebases {
                     [t, m]
                 };
                 let next = without_counter(&resolve(&p, joint).0);
-                let state = outcome(&next);
+                let state = outcome(&next, self.rules);
                 successors.push(if state.is_over() {
                     if state.value() == value {
                         Successor::Target
@@ -282,7 +298,7 @@ impl Tablebases {
     /// Exact value of any position (finished ones score their outcome), if available.
     pub fn value(&self, pos: &Position) -> Option<f64> {
         let p = without_counter(pos);
-        let state = outcome(&p);
+        let state = outcome(&p, self.rules);
         if state.is_over() {
             return Some(state.value());
         }
@@ -292,11 +308,11 @@ impl Tablebases {
     /// The matrix game at an unfinished position, every successor valued by the tablebases.
     pub fn root_game(&self, pos: &Position) -> Result<RootGame, String> {
         let p = without_counter(pos);
-        if outcome(&p).is_over() {
+        if outcome(&p, self.rules).is_over() {
             return Err("the game is over in this position".to_string());
         }
-        let white = declarable_moves(&p, Side::White);
-        let black = declarable_moves(&p, Side::Black);
+        let white = declarable_moves(&p, Side::White, self.rules);
+        let black = declarable_moves(&p, Side::Black, self.rules);
         let mut data = Vec::with_capacity(white.len() * black.len());
         for &w in &white {
             for &b in &black {
@@ -339,8 +355,9 @@ impl Tablebases {
             .map(|idx| {
                 let pos = table.index.position(idx);
                 let stored = table.values[idx as usize];
-                let exact = if outcome(&pos).is_over() {
-                    Ok(outcome(&pos).value())
+                let state = outcome(&pos, self.rules);
+                let exact = if state.is_over() {
+                    Ok(state.value())
                 } else {
                     self.root_game(&pos).map(|g| g.solve().value)
                 };

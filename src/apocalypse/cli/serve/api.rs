@@ -1,6 +1,7 @@
 //! The server's answers: the page at `/`, the limits at `GET /api/info`, and the JSON API
 //! (`POST /api/moves`, `/api/play`, `/api/solve`, `/api/probe`) over the rules, the search,
-//! the exact solver and the tablebases. No sockets here: a request is a method, a path and a
+//! the exact solver and the tablebases, under the rule set a request names (`"rules"`) or the
+//! server's default. No sockets here: a request is a method, a path and a
 //! body, an answer a status, a content type and a body, so every route is tested directly.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -23,6 +24,7 @@ use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{to_action, Move};
 use crate::apocalypse::rules::notation::format_move;
 use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::{self, Limits, MAX_DEPTH};
 use crate::apocalypse::solver::Method;
 use crate::apocalypse::tablebase::Tablebases;
@@ -68,10 +70,12 @@ impl Answer {
     }
 }
 
-/// What the API needs from the server: the tablebases, the default thinking time, a source
-/// of seeds for the engine's draws and a count of analyses running.
+/// What the API needs from the server: the tablebases of each rule set, the default rule set
+/// and thinking time, a source of seeds for the engine's draws and a count of analyses
+/// running.
 pub struct Api {
-    tables: Tablebases,
+    tables: [Tablebases; 2],
+    rules: RuleSet,
     movetime_ms: u64,
     seed: u64,
     draws: AtomicU64,
@@ -88,16 +92,36 @@ impl Drop for Running<'_> {
 }
 
 impl Api {
-    /// An API over `tables`, the engine thinking `movetime_ms` by default, its draws seeded
-    /// from `seed`.
-    pub fn new(tables: Tablebases, movetime_ms: u64, seed: u64) -> Api {
+    /// An API over the tablebases `open_tables` gives for each rule set, playing `rules`
+    /// unless a request names others, the engine thinking `movetime_ms` by default, its draws
+    /// seeded from `seed`.
+    pub fn new(
+        open_tables: impl Fn(RuleSet) -> Tablebases,
+        rules: RuleSet,
+        movetime_ms: u64,
+        seed: u64,
+    ) -> Api {
         Api {
-            tables,
+            tables: RuleSet::ALL.map(open_tables),
+            rules,
             movetime_ms: movetime_ms.clamp(1, MAX_MOVETIME_MS),
             seed,
             draws: AtomicU64::new(0),
             running: AtomicUsize::new(0),
         }
+    }
+
+    /// The tablebases of `rules`.
+    fn tables(&self, rules: RuleSet) -> &Tablebases {
+        self.tables
+            .iter()
+            .find(|t| t.rules() == rules)
+            .unwrap_or(&self.tables[0])
+    }
+
+    /// The rule set a request names, else the server's.
+    fn rules(&self, field: &Option<String>) -> Result<RuleSet, Problem> {
+        requests::rules(field.as_deref(), self.rules)
     }
 
     /// The answer to `method path` with `body`.
@@ -130,13 +154,18 @@ impl Api {
                     max_movetime: MAX_MOVETIME_MS,
                     max_depth: MAX_DEPTH,
                     max_turns: MAX_TURNS,
-                    tablebase_pieces: self.tables.max_pieces(),
+                    tablebase_pieces: self.tables(self.rules).max_pieces(),
+                    rules: self.rules.name(),
                 })
             }
             "/api/moves" => {
                 expect("POST")?;
                 let request: PositionRequest = requests::parse_json(body)?;
-                Answer::serialized(&MovesReply::new(&requests::position(&request.position)?))
+                let rules = self.rules(&request.rules)?;
+                Answer::serialized(&MovesReply::new(
+                    &requests::position(&request.position)?,
+                    rules,
+                ))
             }
             "/api/play" => {
                 expect("POST")?;
@@ -149,8 +178,9 @@ impl Api {
             "/api/probe" => {
                 expect("POST")?;
                 let request: PositionRequest = requests::parse_json(body)?;
+                let tables = self.tables(self.rules(&request.rules)?);
                 let pos = requests::position(&request.position)?;
-                probe_json(&pos, &self.tables)
+                probe_json(&pos, tables)
                     .map(Answer::json)
                     .map_err(Problem::Unprocessable)
             }
@@ -170,13 +200,16 @@ impl Api {
 
     fn solve(&self, request: &SolveRequest) -> Result<Answer, Problem> {
         let analysis = requests::analysis(request)?;
-        let pos = requests::unfinished_position(&request.position)?;
+        let rules = self.rules(&request.rules)?;
+        let pos = requests::unfinished_position(&request.position, rules)?;
         let _running = self.start_analysis()?;
         match analysis {
-            Analysis::Exact { turns } => Ok(Answer::json(turns_json(&pos, turns, Method::Pruned))),
+            Analysis::Exact { turns } => {
+                Ok(Answer::json(turns_json(&pos, turns, Method::Pruned, rules)))
+            }
             Analysis::Search { depth, movetime_ms } => {
                 let limits = Limits::new(depth, Some(movetime_ms));
-                anytime::search(&pos, limits, &self.tables, |_| {})
+                anytime::search(&pos, limits, self.tables(rules), |_| {})
                     .map(|it| Answer::json(iteration_json(&it)))
                     .ok_or_else(|| Problem::Internal("the search completed no iteration".into()))
             }
@@ -184,10 +217,11 @@ impl Api {
     }
 
     fn play(&self, request: &PlayRequest) -> Result<Answer, Problem> {
-        let pos = requests::unfinished_position(&request.position)?;
+        let rules = self.rules(&request.rules)?;
+        let pos = requests::unfinished_position(&request.position, rules)?;
         let declarers = [
-            requests::declarer(&pos, Side::White, &request.white)?,
-            requests::declarer(&pos, Side::Black, &request.black)?,
+            requests::declarer(&pos, Side::White, &request.white, rules)?,
+            requests::declarer(&pos, Side::Black, &request.black, rules)?,
         ];
         let movetime_ms = requests::movetime(request.movetime.unwrap_or(self.movetime_ms))?;
         let mut declared = [Move::FORFEIT; 2];
@@ -196,34 +230,36 @@ impl Api {
             declared[side.index()] = match declarers[side.index()] {
                 Declarer::Person(m) => m,
                 Declarer::Engine => {
-                    let (m, choice) = self.engine_choice(&pos, side, movetime_ms)?;
+                    let (m, choice) = self.engine_choice(&pos, side, movetime_ms, rules)?;
                     engine.push(choice);
                     m
                 }
             };
         }
         let actions = [
-            to_action(&pos, Side::White, declared[0]),
-            to_action(&pos, Side::Black, declared[1]),
+            to_action(&pos, Side::White, rules, declared[0]),
+            to_action(&pos, Side::Black, rules, declared[1]),
         ];
         let (next, events) = resolve(&pos, actions);
         Answer::serialized(&TurnReply::new(
-            &pos, &next, declared, actions, &events, engine,
+            rules, &pos, &next, declared, actions, &events, engine,
         ))
     }
 
-    /// The engine's declaration for `side`, drawn from the strategy its search found.
+    /// The engine's declaration for `side` under `rules`, drawn from the strategy its search
+    /// found.
     fn engine_choice(
         &self,
         pos: &Position,
         side: Side,
         movetime_ms: u64,
+        rules: RuleSet,
     ) -> Result<(Move, EngineChoice), Problem> {
         let _running = self.start_analysis()?;
         let draw = self.draws.fetch_add(1, Ordering::Relaxed);
         let mut rng = Rng::new(self.seed ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let limits = Limits::new(None, Some(movetime_ms));
-        let (m, iteration) = engine_move(pos, side, limits, &self.tables, &mut rng);
+        let (m, iteration) = engine_move(pos, side, limits, self.tables(rules), &mut rng);
         let it = iteration
             .ok_or_else(|| Problem::Internal("the search completed no iteration".into()))?;
         let (moves, probs) = match side {
@@ -253,7 +289,7 @@ mod tests {
     use serde_json::Value;
 
     fn api() -> Api {
-        Api::new(Tablebases::none(), 50, 7)
+        Api::new(Tablebases::none, RuleSet::Classic, 50, 7)
     }
 
     fn post(api: &Api, path: &str, body: &str) -> (u16, Value) {

@@ -26,6 +26,7 @@ use oxhttp::Server;
 
 use self::api::{Answer, Api};
 use self::problem::Problem;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::tablebase::Tablebases;
 use crate::console::outln;
 
@@ -54,6 +55,8 @@ pub struct ServeOptions {
     pub tb_dir: PathBuf,
     /// The engine's default thinking time per move.
     pub movetime_ms: u64,
+    /// The rule set of requests that name none.
+    pub rules: RuleSet,
 }
 
 /// Serve until the process is stopped; prints `listening on http://HOST:PORT/` once ready.
@@ -62,7 +65,8 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64);
     let api = Arc::new(Api::new(
-        Tablebases::open(&options.tb_dir),
+        |rules| Tablebases::open(&options.tb_dir, rules),
+        options.rules,
         options.movetime_ms,
         seed,
     ));

@@ -12,6 +12,7 @@ use crate::apocalypse::rules::notation::{format_move, format_position};
 use crate::apocalypse::rules::outcome::{outcome, Outcome};
 use crate::apocalypse::rules::report::describe_turn;
 use crate::apocalypse::rules::resolve::TurnEvents;
+use crate::apocalypse::rules::ruleset::RuleSet;
 
 /// A side as written in the replies.
 pub fn side_key(side: Side) -> &'static str {
@@ -59,11 +60,13 @@ impl OutcomeReply {
 }
 
 /// `/api/moves`: the position as the server reads it, each side's declarable moves (none
-/// once the game is over) and the outcome.
+/// once the game is over) and the outcome, under a rule set.
 #[derive(Serialize)]
 pub struct MovesReply {
     /// The position string, all four fields.
     pub position: String,
+    /// The rule set (`classic` or `vchess`).
+    pub rules: &'static str,
     /// White's declarable moves, `0000` last.
     pub white: Vec<String>,
     /// Black's declarable moves, `0000` last.
@@ -73,14 +76,14 @@ pub struct MovesReply {
 }
 
 impl MovesReply {
-    /// The reply for `pos`.
-    pub fn new(pos: &Position) -> MovesReply {
-        let state = outcome(pos);
+    /// The reply for `pos` under `rules`.
+    pub fn new(pos: &Position, rules: RuleSet) -> MovesReply {
+        let state = outcome(pos, rules);
         let moves = |side| -> Vec<String> {
             if state.is_over() {
                 Vec::new()
             } else {
-                declarable_moves(pos, side)
+                declarable_moves(pos, side, rules)
                     .into_iter()
                     .map(format_move)
                     .collect()
@@ -88,6 +91,7 @@ impl MovesReply {
         };
         MovesReply {
             position: format_position(pos),
+            rules: rules.name(),
             white: moves(Side::White),
             black: moves(Side::Black),
             outcome: OutcomeReply::new(state),
@@ -168,9 +172,10 @@ pub struct TurnReply {
 }
 
 impl TurnReply {
-    /// The reply for the turn from `pos` to `next`: `declared` moves (White's, Black's),
-    /// `actions` as played, `events` as `resolve` reported them.
+    /// The reply for the turn from `pos` to `next` under `rules`: `declared` moves (White's,
+    /// Black's), `actions` as played, `events` as `resolve` reported them.
     pub fn new(
+        rules: RuleSet,
         pos: &Position,
         next: &Position,
         declared: [Move; 2],
@@ -207,7 +212,7 @@ impl TurnReply {
                     .collect(),
             }),
             report: describe_turn(declared, actions, events),
-            outcome: OutcomeReply::new(outcome(next)),
+            outcome: OutcomeReply::new(outcome(next, rules)),
             engine,
         }
     }
@@ -224,8 +229,10 @@ pub struct InfoReply {
     pub max_depth: u32,
     /// The most turns an exact solve may look ahead.
     pub max_turns: u32,
-    /// The largest number of pieces the tablebases cover (0: none).
+    /// The largest number of pieces the tablebases cover (0: none), under the default rules.
     pub tablebase_pieces: u32,
+    /// The rule set requests are played under unless they name one (the server's `--rules`).
+    pub rules: &'static str,
 }
 
 #[cfg(test)]
@@ -239,11 +246,19 @@ mod tests {
         let pos = parse_position(position).unwrap();
         let declared = parse_joint_move(joint).unwrap();
         let actions = [
-            to_action(&pos, Side::White, declared[0]),
-            to_action(&pos, Side::Black, declared[1]),
+            to_action(&pos, Side::White, RuleSet::Classic, declared[0]),
+            to_action(&pos, Side::Black, RuleSet::Classic, declared[1]),
         ];
         let (next, events) = resolve(&pos, actions);
-        TurnReply::new(&pos, &next, declared, actions, &events, Vec::new())
+        TurnReply::new(
+            RuleSet::Classic,
+            &pos,
+            &next,
+            declared,
+            actions,
+            &events,
+            Vec::new(),
+        )
     }
 
     #[test]
@@ -287,10 +302,10 @@ mod tests {
 
     #[test]
     fn moves_of_a_finished_game_are_empty() {
-        let finished = MovesReply::new(&parse_position("5/2p2/5/5/2N2").unwrap());
+        let finished = MovesReply::new(&parse_position("5/2p2/5/5/2N2").unwrap(), RuleSet::Classic);
         assert!(finished.white.is_empty() && finished.black.is_empty());
         assert_eq!(finished.outcome.winner, Some("black"));
-        let start = MovesReply::new(&Position::start());
+        let start = MovesReply::new(&Position::start(), RuleSet::Classic);
         assert_eq!(start.position, "npppn/p3p/5/P3P/NPPPN 00 0 1");
         assert_eq!(start.white.last().map(String::as_str), Some("0000"));
         assert!(start.black.contains(&"c5c4".to_string()));

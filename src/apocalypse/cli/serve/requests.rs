@@ -1,4 +1,5 @@
-//! The JSON API's request bodies, parsed and checked: a position, declarations, search limits.
+//! The JSON API's request bodies, parsed and checked: a position, declarations, search limits,
+//! the rule set (`"rules": "classic"|"vchess"`, default the server's `--rules`).
 //! Pure functions from bytes to typed requests; every failure is a `Problem` with one line
 //! that says what was wrong, so the server answers it with a 4xx.
 
@@ -10,6 +11,7 @@ use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{declarable_moves, Move};
 use crate::apocalypse::rules::notation::{format_move, parse_move, parse_position};
 use crate::apocalypse::rules::outcome::outcome;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::MAX_DEPTH;
 
 /// Longest search a request may ask for, in milliseconds; a depth-limited search stops here too.
@@ -18,15 +20,17 @@ pub const MAX_MOVETIME_MS: u64 = 10_000;
 /// Most turns an exact solve may look ahead (a few seconds at most on one core).
 pub const MAX_TURNS: u32 = 6;
 
-/// `{"position": ...}`: for `/api/moves` and `/api/probe`.
+/// `{"position"[, "rules"]}`: for `/api/moves` and `/api/probe`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PositionRequest {
     /// Position string or `start`.
     pub position: String,
+    /// `classic` or `vchess` (default: the server's rule set).
+    pub rules: Option<String>,
 }
 
-/// `{"position", "white", "black"[, "movetime"]}`: for `/api/play`. A declaration is a move
+/// `{"position", "white", "black"[, "movetime"][, "rules"]}`: for `/api/play`. A declaration is a move
 /// (`c1c2`, `d4d5@b2`, `0000`) or `engine`: the engine draws it from its mixed strategy.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -39,9 +43,11 @@ pub struct PlayRequest {
     pub black: String,
     /// The engine's thinking time in milliseconds (default: the server's `--movetime`).
     pub movetime: Option<u64>,
+    /// `classic` or `vchess` (default: the server's rule set).
+    pub rules: Option<String>,
 }
 
-/// `{"position", "movetime"|"depth"|"turns"}`: for `/api/solve`.
+/// `{"position", "movetime"|"depth"|"turns"[, "rules"]}`: for `/api/solve`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolveRequest {
@@ -53,6 +59,8 @@ pub struct SolveRequest {
     pub depth: Option<u32>,
     /// Exact solve of the game cut off after this many turns.
     pub turns: Option<u32>,
+    /// `classic` or `vchess` (default: the server's rule set).
+    pub rules: Option<String>,
 }
 
 /// How `/api/solve` finds the value.
@@ -92,10 +100,17 @@ pub fn position(text: &str) -> Result<Position, Problem> {
     parse_position(text).map_err(Problem::BadRequest)
 }
 
-/// Parse a position that must not be finished.
-pub fn unfinished_position(text: &str) -> Result<Position, Problem> {
+/// The rule set a request names, or `default` when it names none.
+pub fn rules(field: Option<&str>, default: RuleSet) -> Result<RuleSet, Problem> {
+    field.map_or(Ok(default), |name| {
+        RuleSet::parse(name).map_err(Problem::BadRequest)
+    })
+}
+
+/// Parse a position that must not be finished under `rules`.
+pub fn unfinished_position(text: &str, rules: RuleSet) -> Result<Position, Problem> {
     let pos = position(text)?;
-    let state = outcome(&pos);
+    let state = outcome(&pos, rules);
     if state.is_over() {
         return Err(Problem::Unprocessable(format!(
             "the game is already over: {}",
@@ -105,14 +120,20 @@ pub fn unfinished_position(text: &str) -> Result<Position, Problem> {
     Ok(pos)
 }
 
-/// A side's declaration in `pos`: `engine`, or a move that is declarable there (`0000` is;
-/// an illegal move is refused rather than played as a void declaration).
-pub fn declarer(pos: &Position, side: Side, text: &str) -> Result<Declarer, Problem> {
+/// A side's declaration in `pos` under `rules`: `engine`, or a move that is declarable there
+/// (`0000` is, and so are speculative steps under vchess; an illegal move is refused rather
+/// than played as a void declaration).
+pub fn declarer(
+    pos: &Position,
+    side: Side,
+    text: &str,
+    rules: RuleSet,
+) -> Result<Declarer, Problem> {
     if text.trim().eq_ignore_ascii_case("engine") {
         return Ok(Declarer::Engine);
     }
     let m = parse_move(text.trim()).map_err(Problem::BadRequest)?;
-    if !declarable_moves(pos, side).contains(&m) {
+    if !declarable_moves(pos, side, rules).contains(&m) {
         return Err(Problem::BadRequest(format!(
             "illegal move {} for {} in this position (0000 declares a void move)",
             format_move(m),
@@ -171,6 +192,8 @@ pub fn analysis(request: &SolveRequest) -> Result<Analysis, Problem> {
 mod tests {
     use super::*;
 
+    const C: RuleSet = RuleSet::Classic;
+
     fn solve_request(body: &str) -> Result<Analysis, Problem> {
         analysis(&parse_json::<SolveRequest>(body.as_bytes())?)
     }
@@ -222,23 +245,23 @@ mod tests {
     fn declarations_are_moves_of_the_side_or_engine() {
         let start = Position::start();
         assert_eq!(
-            declarer(&start, Side::White, "c1c2"),
+            declarer(&start, Side::White, "c1c2", C),
             Ok(Declarer::Person(parse_move("c1c2").unwrap()))
         );
         assert_eq!(
-            declarer(&start, Side::Black, "0000"),
+            declarer(&start, Side::Black, "0000", C),
             Ok(Declarer::Person(Move::FORFEIT))
         );
         assert_eq!(
-            declarer(&start, Side::Black, " Engine "),
+            declarer(&start, Side::Black, " Engine ", C),
             Ok(Declarer::Engine)
         );
         // White's move for Black, a blocked footman, nonsense.
         for bad in ["c1c2", "a2a3x", "zz"] {
-            let problem = declarer(&start, Side::Black, bad).expect_err(bad);
+            let problem = declarer(&start, Side::Black, bad, C).expect_err(bad);
             assert_eq!(problem.status(), 400);
         }
-        assert!(declarer(&start, Side::Black, "c1c2")
+        assert!(declarer(&start, Side::Black, "c1c2", C)
             .unwrap_err()
             .message()
             .contains("illegal move c1c2 for Black"));
@@ -247,10 +270,15 @@ mod tests {
     #[test]
     fn finished_positions_are_refused_where_a_move_is_needed() {
         assert_eq!(
-            unfinished_position("5/2p2/5/5/2N2").unwrap_err().status(),
+            unfinished_position("5/2p2/5/5/2N2", C)
+                .unwrap_err()
+                .status(),
             422
         );
-        assert_eq!(unfinished_position("nonsense").unwrap_err().status(), 400);
-        assert!(unfinished_position("start").is_ok());
+        assert_eq!(
+            unfinished_position("nonsense", C).unwrap_err().status(),
+            400
+        );
+        assert!(unfinished_position("start", C).is_ok());
     }
 }
