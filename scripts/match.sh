@@ -8,10 +8,13 @@
 #                    [--games 200] [--concurrency 1] [--threads 1] [--hash 32]
 #                    [--opp-threads 1] [--sprt "elo0=0 elo1=10 alpha=0.05 beta=0.05"]
 #                    [--pgn FILE] [--openings FILE] [--nodes N] [--margin MS] [--debug]
+#                    [--opp-option "NAME=VALUE"]...
 #
 # --margin MS lets engines overstep their clock by MS milliseconds before cutechess-cli calls a
 # time loss (its timemargin); --debug adds every line to and from the engines to the output
-# (cutechess-cli -debug all), which benches/soak.sh reads.
+# (cutechess-cli -debug all), which benches/soak.sh reads. --opp-option sets a UCI/XBoard
+# option of the opponent only (repeatable), e.g. "Move Overhead=300" for Fairy-Stockfish, which
+# otherwise loses on time when the machine is loaded.
 # --nodes N plays tc=inf with N nodes per move: a screen that the machine's load cannot skew
 # (it ignores speed, so a change is accepted only by a time-control SPRT).
 #
@@ -25,7 +28,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cutechess="${CUTECHESS:-cutechess-cli}"
 engine="$root/target/release/extinction"
 opponent=fsf-master proto=uci tc=5+0.05 games=200 concurrency=1 threads=1 hash=32 opp_threads=1
-sprt="" pgn="" nodes="" margin="" debug="" openings="$root/../shared/data/openings-6ply.epd"
+sprt="" pgn="" nodes="" margin="" debug="" opp_options=() openings="$root/../shared/data/openings-6ply.epd"
 while [ $# -gt 0 ]; do
   case "$1" in
     --opponent) opponent="$2"; shift 2 ;;
@@ -43,6 +46,7 @@ while [ $# -gt 0 ]; do
     --nodes) nodes="$2"; shift 2 ;;
     --margin) margin="$2"; shift 2 ;;
     --debug) debug=1; shift ;;
+    --opp-option) opp_options+=("option.$2"); shift 2 ;;
     -h|--help) sed -n '2,/^set /p' "$0" | grep '^#'; exit 0 ;;
     *) echo "match.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -64,6 +68,7 @@ else
   theirs=(-engine name=Baseline cmd="$opponent" arg="$proto" proto="$proto"
           option.Hash="$hash" option.Threads="$opp_threads")
 fi
+theirs+=("${opp_options[@]}")
 extra=()
 [ -n "$sprt" ] && extra+=(-sprt $sprt)
 [ -n "$pgn" ] && extra+=(-pgnout "$pgn")

@@ -5,6 +5,7 @@
 //! Skipped with a notice when Chromium, chromedriver or python3 is missing, unless `CI` is
 //! set (`.ci/run` installs them): then it fails.
 
+mod common;
 mod serve_process;
 
 use std::path::Path;
@@ -18,7 +19,7 @@ const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 fn missing_tools() -> Vec<&'static str> {
     let mut missing = Vec::new();
     for (name, path) in [("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER)] {
-        if !Path::new(path).exists() {
+        if !common::executable(path) {
             missing.push(name);
         }
     }
@@ -37,15 +38,11 @@ fn is_png(path: &Path) -> bool {
 #[test]
 fn the_page_in_headless_chromium() {
     let missing = missing_tools();
-    if !missing.is_empty() {
-        let message = format!(
-            "browser test needs {} (apt-get install -y chromium chromium-driver; see .ci/run)",
-            missing.join(", ")
-        );
-        if std::env::var_os("CI").is_some() {
-            panic!("{message}");
-        }
-        eprintln!("skipped: {message}");
+    let what = format!(
+        "Chromium with chromedriver and python3 (apt-get install chromium chromium-driver; missing: {})",
+        missing.join(", ")
+    );
+    if !common::outside_program_present(&what, missing.is_empty()) {
         return;
     }
     let server = ServerProcess::start(&["--movetime", "300"]);

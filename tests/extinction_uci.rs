@@ -331,7 +331,7 @@ fn fairy_stockfish_agrees_on_the_sample_game_loss() {
     let fsf = "/usr/games/fairy-stockfish";
     if !common::outside_program_present(
         "Fairy-Stockfish 11.1 (/usr/games/fairy-stockfish)",
-        std::path::Path::new(fsf).exists(),
+        common::executable(fsf),
     ) {
         return;
     }

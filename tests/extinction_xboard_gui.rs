@@ -12,7 +12,7 @@ use variant_engines::extinction::parse_pgn;
 fn xboard_path() -> Option<&'static str> {
     ["/usr/games/xboard", "/usr/bin/xboard"]
         .into_iter()
-        .find(|p| std::path::Path::new(p).exists())
+        .find(|p| common::executable(p))
 }
 
 fn xvfb_run_present() -> bool {

@@ -86,17 +86,31 @@ pub fn extinction_into_closed_pipe(
     (status, err)
 }
 
+/// Whether `path` is a file this user may run: a program that exists without execute
+/// permission (or is hidden that way by `scripts/test_without_tools.sh`) counts as missing.
+pub fn executable(path: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+}
+
 /// Whether an outside program a test needs is here (`available`). Without it the test is
 /// skipped with a notice on stderr, unless the environment variable `CI` is set: then it fails.
 pub fn outside_program_present(what: &str, available: bool) -> bool {
     if available {
         return true;
     }
+    let test = std::thread::current().name().unwrap_or("?").to_string();
     assert!(
         std::env::var_os("CI").is_none(),
-        "{what} is required (CI is set; .ci/run installs it)"
+        "{test}: {what} is required (CI is set; .ci/run installs it)"
     );
-    eprintln!("skipped: {what} is not installed (.ci/run installs it)");
+    // Straight to the process's stderr: the test harness captures eprintln! of passing tests,
+    // and a skip that nobody sees would look like a pass.
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped {test}: {what} not found (.ci/run installs it; with CI set this fails)"
+    );
     false
 }
 
