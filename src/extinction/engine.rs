@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use super::rules::Game;
+use super::search::progress::ProgressReport;
 use super::search::timeman::{Limits, SearchClock, Signals};
 use super::search::tt::TranspositionTable;
 use super::search::{search_threads, SearchInfo, SearchOptions, SearchResult, SEARCH_STACK_BYTES};
@@ -115,9 +116,21 @@ impl Engine {
         self.running.is_some()
     }
 
+    /// Whether a search is still thinking (started and not yet ended by itself or a stop).
+    pub fn is_thinking(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
     /// Id of the running search, if any.
     pub fn running_id(&self) -> Option<u64> {
         self.running.as_ref().map(|r| r.id)
+    }
+
+    /// How far the running search has come (time, nodes, iteration), if one runs.
+    pub fn progress(&self) -> Option<ProgressReport> {
+        self.running.as_ref().map(|r| r.clock.progress_report())
     }
 
     /// Start searching the game's current position on a new thread; returns the search id
@@ -197,7 +210,8 @@ impl Engine {
         }
     }
 
-    /// The opponent played the pondered move: switch the running search to normal timing.
+    /// The opponent played the pondered move: switch the running search to normal timing (the
+    /// time it spent pondering counts as used).
     pub fn ponderhit(&self) {
         if let Some(r) = &self.running {
             r.clock.ponderhit();
