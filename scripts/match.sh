@@ -7,8 +7,11 @@
 #   scripts/match.sh [--opponent fsf-master|fsf|PATH] [--engine PATH] [--proto uci|xboard] [--tc 5+0.05]
 #                    [--games 200] [--concurrency 1] [--threads 1] [--hash 32]
 #                    [--opp-threads 1] [--sprt "elo0=0 elo1=10 alpha=0.05 beta=0.05"]
-#                    [--pgn FILE] [--openings FILE] [--nodes N]
+#                    [--pgn FILE] [--openings FILE] [--nodes N] [--margin MS] [--debug]
 #
+# --margin MS lets engines overstep their clock by MS milliseconds before cutechess-cli calls a
+# time loss (its timemargin); --debug adds every line to and from the engines to the output
+# (cutechess-cli -debug all), which benches/soak.sh reads.
 # --nodes N plays tc=inf with N nodes per move: a screen that the machine's load cannot skew
 # (it ignores speed, so a change is accepted only by a time-control SPRT).
 #
@@ -22,7 +25,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cutechess="${CUTECHESS:-cutechess-cli}"
 engine="$root/target/release/extinction"
 opponent=fsf-master proto=uci tc=5+0.05 games=200 concurrency=1 threads=1 hash=32 opp_threads=1
-sprt="" pgn="" nodes="" openings="$root/../shared/data/openings-6ply.epd"
+sprt="" pgn="" nodes="" margin="" debug="" openings="$root/../shared/data/openings-6ply.epd"
 while [ $# -gt 0 ]; do
   case "$1" in
     --opponent) opponent="$2"; shift 2 ;;
@@ -38,6 +41,8 @@ while [ $# -gt 0 ]; do
     --pgn) pgn="$2"; shift 2 ;;
     --openings) openings="$2"; shift 2 ;;
     --nodes) nodes="$2"; shift 2 ;;
+    --margin) margin="$2"; shift 2 ;;
+    --debug) debug=1; shift ;;
     -h|--help) sed -n '2,/^set /p' "$0" | grep '^#'; exit 0 ;;
     *) echo "match.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -62,9 +67,11 @@ fi
 extra=()
 [ -n "$sprt" ] && extra+=(-sprt $sprt)
 [ -n "$pgn" ] && extra+=(-pgnout "$pgn")
+[ -n "$debug" ] && extra+=(-debug all)
 rounds=$(( (games + 1) / 2 ))
 each=(tc="$tc")
 [ -n "$nodes" ] && each=(tc=inf nodes="$nodes")
+[ -n "$margin" ] && each+=(timemargin="$margin")
 exec "$cutechess" "${ours[@]}" "${theirs[@]}" -variant extinction -each "${each[@]}" \
   -openings file="$openings" format=epd order=sequential -repeat -games 2 -rounds "$rounds" \
   -concurrency "$concurrency" -recover -ratinginterval 20 "${extra[@]}"

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-fn play_human(input: &str) -> (Option<i32>, String, String) {
+fn play_human(input: &[u8]) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
         .args([
             "play-human",
@@ -20,12 +20,7 @@ fn play_human(input: &str) -> (Option<i32>, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
     (
         out.status.code(),
@@ -36,7 +31,7 @@ fn play_human(input: &str) -> (Option<i32>, String, String) {
 
 #[test]
 fn bad_text_reprompts_illegal_moves_warn_and_closed_stdin_ends_cleanly() {
-    let (code, out, err) = play_human("hello\nc2c4\n");
+    let (code, out, err) = play_human(b"hello\nc2c4\n");
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("invalid move 'hello'"), "{out}");
     assert!(out.contains("warning: c2c4 is not a legal move"), "{out}");
@@ -49,8 +44,19 @@ fn bad_text_reprompts_illegal_moves_warn_and_closed_stdin_ends_cleanly() {
 }
 
 #[test]
+fn input_that_is_not_utf8_reprompts_instead_of_ending_the_game() {
+    let (code, out, err) = play_human(b"\xff\xfe junk\nb3c5\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("unreadable input (not UTF-8 text); try again"),
+        "{out}"
+    );
+    assert!(out.contains("You declared b3c5"), "{out}");
+}
+
+#[test]
 fn the_engine_answers_every_declared_move_and_the_board_is_redrawn() {
-    let (code, out, _) = play_human("b3c5\nc5b3\n");
+    let (code, out, _) = play_human(b"b3c5\nc5b3\n");
     assert_eq!(code, Some(0));
     let turns = out.matches("You declared").count();
     // Two turns, unless the game ended after the first.

@@ -73,6 +73,142 @@ fn analyze_pgn_flags_a_missed_extinction() {
     assert!(out.lines().last().unwrap().contains("\"blunders\":2"));
 }
 
+/// A PGN file in a fresh temporary path; removed when dropped.
+struct TempPgn(std::path::PathBuf);
+
+impl TempPgn {
+    fn new(name: &str, text: &str) -> TempPgn {
+        let path =
+            std::env::temp_dir().join(format!("extinction-{name}-{}.pgn", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        TempPgn(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempPgn {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn analyze_pgn_reads_every_game_of_a_cutechess_file() {
+    // Two games as cutechess-cli's -pgnout writes them: tags, clock comments, a blank line.
+    let pgn = TempPgn::new(
+        "two-games",
+        "[Event \"m\"]\n[White \"Extinction\"]\n[Black \"FSF\"]\n[Result \"1-0\"]\n\
+         [FEN \"rn1qk1nr/pppppppp/8/3b4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1\"]\n[SetUp \"1\"]\n\n\
+         1. a3 {+0.52/7 0.012s} e6 {-9.80/8 0.011s} 2. exd5 {+99.99/1 0.001s} 1-0\n\n\
+         [Event \"m\"]\n[White \"FSF\"]\n[Black \"Extinction\"]\n[Result \"*\"]\n\n\
+         1. e4 {+0.30/6 0.01s} d5 {-0.25/6 0.01s} *\n",
+    );
+    let (ok, out, err) = run(&["analyze", "--pgn", pgn.path(), "--depth", "2", "--json"]);
+    assert!(ok, "{err}");
+    let games: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("\"type\":\"game\""))
+        .collect();
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(games[1].contains("\"white\":\"FSF\""), "{}", games[1]);
+    let moves_of = |game: &str| {
+        out.lines()
+            .filter(|l| l.contains("\"type\":\"move\"") && l.contains(game))
+            .count()
+    };
+    assert_eq!(
+        (moves_of("\"game\":1,"), moves_of("\"game\":2,")),
+        (3, 2),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().last(),
+        Some("{\"type\":\"summary\",\"games\":2,\"moves\":5,\"blunders\":2}")
+    );
+    let (ok, text, err) = run(&["analyze", "--pgn", pgn.path(), "--depth", "2"]);
+    assert!(ok, "{err}");
+    assert!(text.contains("Game 2: FSF - Extinction *"), "{text}");
+    assert!(text.contains("2 games, 5 moves analysed"), "{text}");
+}
+
+#[test]
+fn analyze_pgn_reports_moves_after_the_end_of_the_game() {
+    // 2.exd5 takes Black's last bishop; the two moves after it cannot have been played.
+    let pgn = TempPgn::new(
+        "after-end",
+        "[FEN \"rn1qk1nr/pppppppp/8/3b4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1\"]\n\n\
+         1. a3 e6 2. exd5 Nc6 3. Nf3 1-0\n",
+    );
+    let (ok, out, err) = run(&["analyze", "--pgn", pgn.path(), "--depth", "2", "--json"]);
+    assert!(ok, "{err}");
+    let warning = out
+        .lines()
+        .find(|l| l.contains("\"type\":\"warning\""))
+        .unwrap_or_else(|| panic!("no warning in\n{out}"));
+    assert!(
+        warning.contains("2 moves after the end of the game (ply 4 on) not analysed: Nc6 Nf3"),
+        "{warning}"
+    );
+    let (ok, text, _) = run(&["analyze", "--pgn", pgn.path(), "--depth", "2"]);
+    assert!(ok);
+    assert!(
+        text.contains("warning: game 1: 2 moves after the end of the game"),
+        "{text}"
+    );
+}
+
+#[test]
+fn analyze_pgn_without_moves_is_an_error() {
+    for (name, text, message) in [
+        ("empty", "", "holds no PGN game"),
+        ("comment", "{ nothing here }\n", "holds no PGN game"),
+        (
+            "tags-only",
+            "[Event \"x\"]\n[Result \"*\"]\n\n*\n",
+            "holds no moves to analyse",
+        ),
+    ] {
+        let pgn = TempPgn::new(name, text);
+        let r = common::extinction(&["analyze", "--pgn", pgn.path(), "--depth", "1"]);
+        assert_eq!(r.code, 2, "{name}: {}", r.stdout);
+        assert!(r.stderr.contains(message), "{name}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn analyze_options_that_a_pgn_cannot_use_are_usage_errors() {
+    let pgn = TempPgn::new("options", "1. e4 *\n");
+    for extra in [["--moves", "e2e4"], ["--multipv", "2"]] {
+        let mut args = vec!["analyze", "--pgn", pgn.path(), "--depth", "1"];
+        args.extend(extra);
+        let r = common::extinction(&args);
+        assert_eq!(r.code, 2, "{extra:?}: {}", r.stdout);
+        assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn perft_threads_are_capped_like_uci_threads() {
+    for threads in ["0", "65", "100000"] {
+        let r = common::extinction(&["perft", "--depth", "1", "--threads", threads]);
+        assert_eq!(r.code, 2, "--threads {threads}: {}", r.stdout);
+        assert!(r.stderr.contains("not in 1..=64"), "{}", r.stderr);
+    }
+    let r = common::extinction(&["perft", "--depth", "2", "--threads", "64"]);
+    assert_eq!(r.stdout.trim(), "Nodes searched: 400");
+}
+
+#[test]
+fn help_describes_this_binary_only() {
+    let (ok, out, _) = run(&["--help"]);
+    assert!(ok);
+    assert!(out.starts_with("Extinction chess engine"), "{out}");
+    assert!(!out.contains("Apocalypse"), "{out}");
+}
+
 #[test]
 fn analyze_rejects_bad_input_cleanly() {
     for args in [

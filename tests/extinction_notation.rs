@@ -1,7 +1,9 @@
 //! SAN, PGN and game-outcome behaviour.
 
 use shakmaty::Color;
-use variant_engines::extinction::{parse_pgn, parse_san, san, Game, MoveError, MoveList, Position};
+use variant_engines::extinction::{
+    parse_pgn, parse_pgn_games, parse_san, san, Game, MoveError, MoveList, PgnError, Position,
+};
 use variant_engines::rng::Rng;
 
 const SAMPLE_PGN: &str = r#"[Event "Messigny"]
@@ -151,4 +153,68 @@ fn game_outcomes() {
         (Some(Color::Black), "White's bishops are extinct")
     );
     assert!(!game.undo());
+}
+
+/// Three games as cutechess-cli's `-pgnout` writes them (tags, clock comments, a blank line
+/// between games), the second without a termination marker and with a variation and a comment
+/// holding brackets.
+const CUTECHESS_PGN: &str = r#"[Event "soak"]
+[White "Extinction"]
+[Black "Fairy-Stockfish"]
+[Result "1-0"]
+[FEN "rn1qk1nr/pppppppp/8/3b4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1"]
+[SetUp "1"]
+[Variant "extinction"]
+
+1. a3 {+0.52/7 0.012s} e6 {-9.80/8 0.011s} 2. exd5 {+99.99/1 0.001s, Black's bishops are extinct} 1-0
+
+[Event "soak"]
+[White "Fairy-Stockfish"]
+[Black "Extinction"]
+
+1. e4 d5 (1... e5 2. Nf3) 2. exd5
+{ [%clk 0:00:58] } Qxd5
+
+[Event "soak"]
+[Result "*"]
+
+1. Nf3 *
+"#;
+
+#[test]
+fn pgn_files_hold_several_games() {
+    let games: Vec<_> = parse_pgn_games(CUTECHESS_PGN)
+        .into_iter()
+        .map(|g| g.unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0].moves, ["a3", "e6", "exd5"]);
+    assert_eq!(games[0].result.as_deref(), Some("1-0"));
+    assert_eq!(games[0].header("Variant"), Some("extinction"));
+    assert_eq!(games[1].header("White"), Some("Fairy-Stockfish"));
+    assert_eq!(games[1].moves, ["e4", "d5", "exd5", "Qxd5"]);
+    assert_eq!(games[1].result, None);
+    assert_eq!(games[2].moves, ["Nf3"]);
+    assert_eq!(games[2].result.as_deref(), Some("*"));
+    let end = games[0].replay().unwrap().outcome().unwrap();
+    assert_eq!(end.reason, "Black's bishops are extinct");
+    games[1].replay().unwrap();
+    // One game at a time: parse_pgn refuses a file of several.
+    assert!(matches!(
+        parse_pgn(CUTECHESS_PGN),
+        Err(PgnError::Syntax(s)) if s.contains("more than one game")
+    ));
+    assert_eq!(parse_pgn_games(" \n{ just a comment }\n").len(), 0);
+}
+
+#[test]
+fn a_broken_game_does_not_hide_the_next_one() {
+    let text = "[Event \"a\"]\n\n1. e4 {never closed\n\n[Event \"b\"]\n\n1. d4 d5 1/2-1/2\n\n\
+                [Event \"c\"]\n\n1. c4 ) 1-0\n\n[Event \"d\"]\n\n1. b3 0-1\n";
+    let games = parse_pgn_games(text);
+    assert_eq!(games.len(), 4, "{games:?}");
+    assert!(matches!(&games[0], Err(PgnError::Syntax(s)) if s.contains("comment")));
+    assert_eq!(games[1].as_ref().unwrap().moves, ["d4", "d5"]);
+    assert!(matches!(&games[2], Err(PgnError::Syntax(s)) if s.contains("')'")));
+    assert_eq!(games[3].as_ref().unwrap().moves, ["b3"]);
 }

@@ -120,6 +120,18 @@ fn fen_errors_are_one_line_and_specific() {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
             "extra",
         ),
+        (
+            "rnbqkbnr/pppppppp/8/8/44/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "two empty-square counts in a row on rank 4",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKQQ - 0 1",
+            "castling field 'KKQQ' repeats 'K'",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+            "fullmove number 0",
+        ),
         ("8/8/8/8/8/8/8/4K3 w - - 0 1", "Black has no pieces"),
         (
             "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w - - 0 1",

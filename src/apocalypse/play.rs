@@ -191,12 +191,13 @@ impl MatchScore {
     }
 }
 
-/// Read one line; `None` at end of input.
-fn read_line(input: &mut impl BufRead) -> Option<String> {
-    let mut line = String::new();
-    match input.read_line(&mut line) {
+/// Read one line; `None` at end of input, `Some(Err(..))` for a line that is not UTF-8 text
+/// (read whole, so the next read starts on the next line).
+fn read_line(input: &mut impl BufRead) -> Option<Result<String, std::string::FromUtf8Error>> {
+    let mut bytes = Vec::new();
+    match input.read_until(b'\n', &mut bytes) {
         Ok(0) | Err(_) => None,
-        Ok(_) => Some(line.trim().to_string()),
+        Ok(_) => Some(String::from_utf8(bytes).map(|line| line.trim().to_string())),
     }
 }
 
@@ -227,9 +228,16 @@ pub fn play_human(
         let declared = loop {
             write!(output, "{} to declare> ", human.name())?;
             output.flush()?;
-            let Some(line) = read_line(input) else {
-                writeln!(output, "\nend of input: game abandoned")?;
-                return Ok(None);
+            let line = match read_line(input) {
+                None => {
+                    writeln!(output, "\nend of input: game abandoned")?;
+                    return Ok(None);
+                }
+                Some(Err(_)) => {
+                    writeln!(output, "unreadable input (not UTF-8 text); try again")?;
+                    continue;
+                }
+                Some(Ok(line)) => line,
             };
             match line.as_str() {
                 "" => continue,

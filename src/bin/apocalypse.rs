@@ -1,10 +1,12 @@
 //! The `apocalypse` binary: the command line's clap definitions and the dispatch to
 //! `variant_engines::apocalypse::cli`, where every subcommand is implemented.
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use variant_engines::apocalypse::cli::serve::ServeOptions;
 use variant_engines::apocalypse::cli::{self, solve::SolveBy};
 use variant_engines::apocalypse::play::Player;
 use variant_engines::apocalypse::rules::board::Side;
@@ -131,6 +133,22 @@ enum Command {
         /// Directory of the tablebase files.
         #[arg(long, default_value = DEFAULT_DIR)]
         tb_dir: PathBuf,
+    },
+    /// Local web server: edit a position, see both mixed strategies drawn on the board, play
+    /// the engine (open the printed address in a browser).
+    Serve {
+        /// TCP port (0: any free port; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on; the default serves this machine only.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: IpAddr,
+        /// Directory of the tablebase files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        tb_dir: PathBuf,
+        /// The engine's thinking time per move in milliseconds (the page may ask for up to 10000).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        movetime: u64,
     },
     /// Run both exact solvers on the positions of a file and compare nodes and times.
     Bench {
@@ -283,6 +301,17 @@ fn run(command: Command) -> Result<(), String> {
             };
             cli::games::selfplay(games, limits, opponent, seed, position.as_deref(), &tb_dir)
         }
+        Command::Serve {
+            port,
+            host,
+            tb_dir,
+            movetime,
+        } => cli::serve::serve(&ServeOptions {
+            host,
+            port,
+            tb_dir,
+            movetime_ms: movetime,
+        }),
         Command::Bench { file } => cli::bench::bench(&file),
     }
 }

@@ -8,9 +8,12 @@ use clap::{Parser, Subcommand};
 use variant_engines::extinction::protocol::{self, Protocol};
 use variant_engines::extinction::tools::{analyze, bench, datagen, perft, tune};
 
-/// Extinction chess engine.
+/// Extinction chess engine: UCI or XBoard/CECP v2 on stdin/stdout (picked from the first line
+/// without a subcommand), plus tools to analyse, benchmark, count perft and tune.
+// The doc comment above is the `--help` text: the package description also names the
+// Apocalypse solver, which lives in the other binary.
 #[derive(Parser, Debug)]
-#[command(name = "extinction", version, about)]
+#[command(name = "extinction", version)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -25,7 +28,7 @@ enum Command {
     Uci,
     /// Speak XBoard / CECP v2 on stdin/stdout.
     Xboard,
-    /// Analyse a position or the moves of a PGN game.
+    /// Analyse a position, or every move of every game in a PGN file.
     Analyze(analyze::AnalyzeArgs),
     /// Search a fixed set of positions to a fixed depth; prints node count and speed.
     Bench(bench::BenchArgs),

@@ -17,6 +17,7 @@ pub mod search;
 pub mod tools;
 
 pub use rules::{
-    divide, divide_parallel, parse_pgn, parse_san, parse_uci, perft, perft_threaded, san, FenError,
-    Game, Move, MoveError, MoveList, Outcome, PgnError, PgnGame, Position, Undo, MAX_MOVES,
+    divide, divide_parallel, parse_pgn, parse_pgn_games, parse_san, parse_uci, perft,
+    perft_threaded, san, FenError, Game, Move, MoveError, MoveList, Outcome, PgnError, PgnGame,
+    Position, Undo, MAX_MOVES,
 };

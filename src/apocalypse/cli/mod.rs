@@ -4,11 +4,14 @@
 //!
 //! Every function prints its report on stdout through `console` (a closed pipe ends the
 //! process quietly) and returns a one-line error for the binary to print on stderr.
+//! `serve/` answers over HTTP instead, with the same JSON that `solve --json` and
+//! `tb probe --json` print.
 
 pub mod bench;
 pub mod exploit;
 pub mod games;
 pub mod print;
 pub mod rules;
+pub mod serve;
 pub mod solve;
 pub mod tablebase;

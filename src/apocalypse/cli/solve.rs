@@ -47,46 +47,79 @@ pub fn solve(position: &str, by: SolveBy, json: bool) -> Result<(), String> {
     }
 }
 
-/// The exact N-turn solution, with the exploitability of its strategies checked afresh.
-fn solve_turns(pos: &Position, turns: u32, method: Method, json: bool) {
-    let started = Instant::now();
-    let (root, tables) = solver::solve_keeping_tables(pos, turns, method);
-    let millis = started.elapsed().as_secs_f64() * 1000.0;
-    let exploitability = solver::exploitability(pos, turns, &root, tables.as_ref()).total();
-    if !json {
-        out!("{}", diagram(pos));
-        let state = outcome(pos);
-        if state.is_over() {
-            outln!("game over: {}", state.describe());
-        }
-    }
-    print_root(&root, turns, json, exploitability, millis);
+/// An exact N-turn solution with the exploitability of its strategies checked afresh.
+struct ExactSolve {
+    root: RootSolution,
+    turns: u32,
+    exploitability: f64,
+    millis: f64,
 }
 
-fn print_root(root: &RootSolution, turns: u32, json: bool, exploitability: f64, millis: f64) {
-    let solved = Solved::new(
-        root.value,
-        (&root.white_moves, &root.white),
-        (&root.black_moves, &root.black),
-    );
+impl ExactSolve {
+    fn new(pos: &Position, turns: u32, method: Method) -> ExactSolve {
+        let started = Instant::now();
+        let (root, tables) = solver::solve_keeping_tables(pos, turns, method);
+        let millis = started.elapsed().as_secs_f64() * 1000.0;
+        let exploitability = solver::exploitability(pos, turns, &root, tables.as_ref()).total();
+        ExactSolve {
+            root,
+            turns,
+            exploitability,
+            millis,
+        }
+    }
+
+    fn solved(&self) -> Solved {
+        let root = &self.root;
+        Solved::new(
+            root.value,
+            (&root.white_moves, &root.white),
+            (&root.black_moves, &root.black),
+        )
+    }
+
+    /// The one JSON object `solve --turns N --json` prints.
+    fn json(&self) -> String {
+        self.solved().json(&format!(
+            ", \"turns\": {}, \"nodes\": {}, \"exploitability\": {}, \"time_ms\": {:.1}",
+            self.turns,
+            self.root.nodes,
+            clean(self.exploitability),
+            self.millis
+        ))
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "{}\nturns: {}  nodes: {}  time: {:.1} ms\nexploitability: {:.3e}",
+            self.solved().text(9),
+            self.turns,
+            self.root.nodes,
+            self.millis,
+            self.exploitability
+        )
+    }
+}
+
+/// The exact solution of `pos` cut off after `turns` turns, as the JSON object
+/// `solve --turns N --json` prints (for the web server's `/api/solve`).
+pub fn turns_json(pos: &Position, turns: u32, method: Method) -> String {
+    ExactSolve::new(pos, turns, method).json()
+}
+
+/// Print the exact N-turn solution (the board first, unless `json`).
+fn solve_turns(pos: &Position, turns: u32, method: Method, json: bool) {
+    let solution = ExactSolve::new(pos, turns, method);
     if json {
-        outln!(
-            "{}",
-            solved.json(&format!(
-                ", \"turns\": {turns}, \"nodes\": {}, \"exploitability\": {}, \"time_ms\": {millis:.1}",
-                root.nodes,
-                clean(exploitability)
-            ))
-        );
+        outln!("{}", solution.json());
         return;
     }
-    outln!("{}", solved.text(9));
-    outln!(
-        "turns: {turns}  nodes: {}  time: {:.1} ms",
-        root.nodes,
-        millis
-    );
-    outln!("exploitability: {:.3e}", exploitability);
+    out!("{}", diagram(pos));
+    let state = outcome(pos);
+    if state.is_over() {
+        outln!("game over: {}", state.describe());
+    }
+    outln!("{}", solution.text());
 }
 
 /// The anytime search, one report per completed iteration.
@@ -100,31 +133,35 @@ fn search(pos: &Position, limits: Limits, tables: &Tablebases, json: bool) -> Re
     Ok(())
 }
 
+/// One search iteration as the JSON object `solve --depth/--movetime --json` prints for it
+/// (for the web server's `/api/solve`).
+pub fn iteration_json(it: &Iteration) -> String {
+    format!(
+        "{{\"depth\": {}, \"value\": {}, \"exact\": {}, \"nodes\": {}, \"time_ms\": {}, \"white\": {}, \"black\": {}}}",
+        it.depth,
+        clean(it.value),
+        it.exact,
+        it.nodes,
+        it.elapsed.as_millis(),
+        Strategy::new(&it.white_moves, &it.white).json(),
+        Strategy::new(&it.black_moves, &it.black).json()
+    )
+}
+
 /// One search iteration: one line of text or one JSON object.
 fn print_iteration(it: &Iteration, json: bool) {
-    let white = Strategy::new(&it.white_moves, &it.white);
-    let black = Strategy::new(&it.black_moves, &it.black);
     if json {
-        outln!(
-            "{{\"depth\": {}, \"value\": {}, \"exact\": {}, \"nodes\": {}, \"time_ms\": {}, \"white\": {}, \"black\": {}}}",
-            it.depth,
-            clean(it.value),
-            it.exact,
-            it.nodes,
-            it.elapsed.as_millis(),
-            white.json(),
-            black.json()
-        );
-    } else {
-        outln!(
-            "depth {:>2}  value {:+.6}{}  nodes {:>10}  time {:>6} ms  White: {}  Black: {}",
-            it.depth,
-            clean(it.value),
-            if it.exact { " (exact)" } else { "" },
-            it.nodes,
-            it.elapsed.as_millis(),
-            white.text(4),
-            black.text(4)
-        );
+        outln!("{}", iteration_json(it));
+        return;
     }
+    outln!(
+        "depth {:>2}  value {:+.6}{}  nodes {:>10}  time {:>6} ms  White: {}  Black: {}",
+        it.depth,
+        clean(it.value),
+        if it.exact { " (exact)" } else { "" },
+        it.nodes,
+        it.elapsed.as_millis(),
+        Strategy::new(&it.white_moves, &it.white).text(4),
+        Strategy::new(&it.black_moves, &it.black).text(4)
+    );
 }

@@ -4,8 +4,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::print::{clean, Solved};
+use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::notation::{format_position, parse_position};
-use crate::apocalypse::rules::outcome::outcome;
+use crate::apocalypse::rules::outcome::{outcome, Outcome};
 use crate::apocalypse::tablebase::build::{self, BuildOptions, ClassSummary};
 use crate::apocalypse::tablebase::index::classes_in_build_order;
 use crate::apocalypse::tablebase::limit::LAYER_WEIGHT;
@@ -23,57 +24,90 @@ pub fn build(max_pieces: u32, dir: &Path, max_iterations: u32) -> Result<(), Str
     Ok(())
 }
 
+/// What a probe finds: a finished game, or the exact value and both strategies.
+enum Probed {
+    /// The game is over (the quiet counter ignored).
+    Over(Outcome),
+    /// The value and the strategies the engine would play; for a won position whether the
+    /// win is sure or limit-sure.
+    Solved {
+        solved: Solved,
+        win: Option<&'static str>,
+    },
+}
+
+impl Probed {
+    fn new(pos: &Position, tables: &Tablebases) -> Result<Probed, String> {
+        // The tablebases ignore the quiet counter.
+        let state = outcome(&{
+            let mut p = *pos;
+            p.quiet = 0;
+            p
+        });
+        if state.is_over() {
+            return Ok(Probed::Over(state));
+        }
+        let game = tables.root_game(pos)?;
+        let mut sol = game.solve();
+        // A won position's winner plays the strategy that makes progress (see
+        // ProgressStrategy): the matrix-optimal one may shuttle forever.
+        let win = tables.progress_strategy(pos).map(|p| {
+            let kind = if p.sure { "sure" } else { "limit" };
+            p.apply(&mut sol);
+            kind
+        });
+        let solved = Solved::new(
+            sol.value,
+            (&game.white, &sol.row_strategy),
+            (&game.black, &sol.col_strategy),
+        );
+        Ok(Probed::Solved { solved, win })
+    }
+
+    /// The one JSON object `tb probe --json` prints.
+    fn json(&self) -> String {
+        match self {
+            Probed::Over(state) => Solved::new(state.value(), (&[], &[]), (&[], &[])).json(""),
+            Probed::Solved { solved, win } => {
+                let win = win.map_or(String::new(), |w| format!(", \"win\": \"{w}\""));
+                solved.json(&win)
+            }
+        }
+    }
+}
+
+/// The exact value of `pos` and both strategies as the JSON object `tb probe --json` prints
+/// (for the web server's `/api/probe`); an error when the tablebases do not cover it.
+pub fn probe_json(pos: &Position, tables: &Tablebases) -> Result<String, String> {
+    Ok(Probed::new(pos, tables)?.json())
+}
+
 /// Print the exact value of `position` and both strategies the engine would play there.
 pub fn probe(position: &str, dir: &Path, json: bool) -> Result<(), String> {
     let pos = parse_position(position)?;
-    let tables = Tablebases::open(dir);
-    // The tablebases ignore the quiet counter.
-    let state = outcome(&{
-        let mut p = pos;
-        p.quiet = 0;
-        p
-    });
-    if state.is_over() {
-        if json {
-            outln!(
-                "{}",
-                Solved::new(state.value(), (&[], &[]), (&[], &[])).json("")
-            );
-        } else {
+    let probed = Probed::new(&pos, &Tablebases::open(dir))?;
+    if json {
+        outln!("{}", probed.json());
+        return Ok(());
+    }
+    match probed {
+        Probed::Over(state) => {
             outln!("value (White): {}", clean(state.value()));
             outln!("game over: {}", state.describe());
         }
-        return Ok(());
-    }
-    let game = tables.root_game(&pos)?;
-    let mut sol = game.solve();
-    // A won position's winner plays the strategy that makes progress (see
-    // ProgressStrategy): the matrix-optimal one may shuttle forever.
-    let win = tables.progress_strategy(&pos).map(|p| {
-        let kind = if p.sure { "sure" } else { "limit" };
-        p.apply(&mut sol);
-        kind
-    });
-    let solved = Solved::new(
-        sol.value,
-        (&game.white, &sol.row_strategy),
-        (&game.black, &sol.col_strategy),
-    );
-    if json {
-        let win = win.map_or(String::new(), |w| format!(", \"win\": \"{w}\""));
-        outln!("{}", solved.json(&win));
-        return Ok(());
-    }
-    outln!("position: {}", format_position(&pos));
-    outln!("{}", solved.text(12));
-    match win {
-        Some("sure") => {
-            outln!("win: sure (the winner's strategy risks nothing and makes progress)")
+        Probed::Solved { solved, win } => {
+            outln!("position: {}", format_position(&pos));
+            outln!("{}", solved.text(12));
+            match win {
+                Some("sure") => {
+                    outln!("win: sure (the winner's strategy risks nothing and makes progress)")
+                }
+                Some(_) => outln!(
+                    "win: limit-sure (no strategy wins with certainty; this one wins with probability -> 1 as its small weights shrink, here {LAYER_WEIGHT} per layer)"
+                ),
+                None => {}
+            }
         }
-        Some(_) => outln!(
-            "win: limit-sure (no strategy wins with certainty; this one wins with probability -> 1 as its small weights shrink, here {LAYER_WEIGHT} per layer)"
-        ),
-        None => {}
     }
     Ok(())
 }

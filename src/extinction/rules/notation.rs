@@ -84,6 +84,7 @@ impl Position {
         for (i, rank_text) in ranks.iter().enumerate() {
             let rank = 7 - i as u32;
             let mut file = 0u32;
+            let mut after_digit = false;
             for ch in rank_text.chars() {
                 if let Some(d) = ch.to_digit(10) {
                     if d == 0 || d > 8 {
@@ -92,8 +93,18 @@ impl Position {
                             rank + 1
                         ));
                     }
+                    // "44" adds up to 8 but is not FEN: a run of empty squares is one digit.
+                    if after_digit {
+                        return fen_err(format!(
+                            "two empty-square counts in a row on rank {} ('{}')",
+                            rank + 1,
+                            shown(rank_text)
+                        ));
+                    }
+                    after_digit = true;
                     file += d;
                 } else {
+                    after_digit = false;
                     let role = match Role::from_char(ch.to_ascii_lowercase()) {
                         Some(r) if ch.is_ascii_alphabetic() => r,
                         _ => {
@@ -151,7 +162,13 @@ impl Position {
         };
 
         if castling != "-" {
-            for ch in castling.chars() {
+            for (i, ch) in castling.char_indices() {
+                if castling[..i].contains(ch) {
+                    return fen_err(format!(
+                        "castling field '{}' repeats '{ch}'",
+                        shown(castling)
+                    ));
+                }
                 let color = if ch.is_ascii_uppercase() {
                     Color::White
                 } else {
@@ -205,7 +222,8 @@ impl Position {
         pos.fullmoves = match fullmove {
             None => 1,
             Some(f) => match f.parse::<u32>() {
-                Ok(v) if v < 1_000_000 => v.max(1),
+                Ok(0) => return fen_err("fullmove number 0 (it counts from 1)"),
+                Ok(v) if v < 1_000_000 => v,
                 _ => return fen_err(format!("bad fullmove number '{}'", shown(f))),
             },
         };

@@ -1,5 +1,6 @@
-//! PGN import: tag pairs and SAN movetext (comments, variations, NAGs, move numbers and
-//! results are skipped), replayable into a [`Game`].
+//! PGN import: tag pairs and SAN movetext (comments, variations, NAGs and move numbers are
+//! skipped), replayable into a [`Game`]; one game or a whole file of them, as cutechess-cli's
+//! `-pgnout` writes.
 
 use std::fmt;
 
@@ -73,119 +74,169 @@ fn is_result(tok: &str) -> bool {
     matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
-/// Parse one PGN game (tags optional).
+/// Parse a PGN holding one game (tags optional). Text holding a second game is an error: read
+/// such files with [`parse_pgn_games`].
 pub fn parse_pgn(text: &str) -> Result<PgnGame, PgnError> {
-    let mut game = PgnGame::default();
-    let mut chars = text.chars().peekable();
-    let mut token = String::new();
-    let mut tokens: Vec<String> = Vec::new();
-    let mut depth = 0usize;
-    let flush = |token: &mut String, tokens: &mut Vec<String>, depth: usize| {
-        if !token.is_empty() {
-            if depth == 0 {
-                tokens.push(std::mem::take(token));
-            } else {
-                token.clear();
+    let mut games = parse_pgn_games(text).into_iter();
+    let first = games.next().unwrap_or(Ok(PgnGame::default()))?;
+    match games.next() {
+        None => Ok(first),
+        Some(_) => Err(PgnError::Syntax(
+            "more than one game (text follows the first game's end)".into(),
+        )),
+    }
+}
+
+/// Every game of a PGN text, in order. A game ends at its termination marker (`1-0`, `0-1`,
+/// `1/2-1/2`, `*`) or where the next game's tags begin. A game that does not parse is an `Err`
+/// in its place, and reading goes on at the next line that starts with a tag. Text holding
+/// only whitespace and comments gives no games.
+pub fn parse_pgn_games(text: &str) -> Vec<Result<PgnGame, PgnError>> {
+    let mut games = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        match read_game(rest) {
+            Ok((Some(game), used)) => {
+                games.push(Ok(game));
+                rest = &rest[used..];
+            }
+            Ok((None, _)) => break,
+            Err((error, resume)) => {
+                games.push(Err(error));
+                rest = &rest[resume..];
+                rest = match rest.find("\n[") {
+                    Some(line_end) => &rest[line_end + 1..],
+                    None => "",
+                };
             }
         }
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '[' if depth == 0 && tokens.is_empty() && token.is_empty() => {
-                let mut tag = String::new();
-                loop {
-                    match chars.next() {
-                        Some(']') => break,
-                        Some('"') => {
-                            tag.push('"');
-                            loop {
-                                match chars.next() {
-                                    Some('\\') => {
-                                        if let Some(e) = chars.next() {
-                                            tag.push(e);
-                                        }
-                                    }
-                                    Some('"') => break,
-                                    Some(ch) => tag.push(ch),
-                                    None => {
-                                        return Err(PgnError::Syntax(
-                                            "unterminated tag value".into(),
-                                        ))
-                                    }
-                                }
-                            }
-                            tag.push('"');
-                        }
-                        Some(ch) => tag.push(ch),
-                        None => return Err(PgnError::Syntax("unterminated tag".into())),
-                    }
+    }
+    games
+}
+
+/// Read the game at the start of `text`: the game (`None` when nothing but whitespace and
+/// comments is left) and the number of bytes it used, or the error and the byte offset just
+/// past the construct that failed (where [`parse_pgn_games`] looks for the next game).
+fn read_game(text: &str) -> Result<(Option<PgnGame>, usize), (PgnError, usize)> {
+    let mut game = PgnGame::default();
+    let mut in_movetext = false;
+    let mut variation_start = 0;
+    let mut depth = 0usize;
+    let mut token = String::new();
+    let mut chars = text.char_indices();
+    let syntax = |message: &str, resume: usize| Err((PgnError::Syntax(message.into()), resume));
+    while let Some((at, c)) = chars.next() {
+        let delimiter = c.is_whitespace() || matches!(c, '{' | ';' | '(' | ')');
+        if delimiter && !token.is_empty() {
+            let token = std::mem::take(&mut token);
+            // Moves inside a variation are dropped: only the main line is kept.
+            if depth == 0 {
+                in_movetext = true;
+                if add_movetext_token(&mut game, &token) {
+                    return Ok((Some(game), at));
                 }
-                let tag = tag.trim();
-                let (name, value) = match tag.split_once(char::is_whitespace) {
-                    Some((n, v)) => (n.to_string(), v.trim()),
-                    None => return Err(PgnError::Syntax(format!("tag without value: [{tag}]"))),
-                };
-                let value = value
-                    .strip_prefix('"')
-                    .and_then(|v| v.strip_suffix('"'))
-                    .ok_or_else(|| PgnError::Syntax(format!("tag value not quoted: [{tag}]")))?;
-                game.headers.push((name, value.to_string()));
+            }
+        }
+        match c {
+            '[' if depth == 0 && token.is_empty() => {
+                if in_movetext {
+                    // The next game's tags: this game had no termination marker.
+                    return Ok((Some(game), at));
+                }
+                let tag = read_tag(&mut chars).map_err(|e| (e, at + 1))?;
+                game.headers.push(tag);
             }
             '{' => {
-                flush(&mut token, &mut tokens, depth);
-                loop {
-                    match chars.next() {
-                        Some('}') => break,
-                        Some(_) => {}
-                        None => return Err(PgnError::Syntax("unterminated comment".into())),
-                    }
+                if !chars.any(|(_, ch)| ch == '}') {
+                    return syntax("unterminated comment", at + 1);
                 }
             }
             ';' => {
-                flush(&mut token, &mut tokens, depth);
-                for ch in chars.by_ref() {
-                    if ch == '\n' {
-                        break;
-                    }
-                }
+                let _ = chars.any(|(_, ch)| ch == '\n');
             }
             '(' => {
-                flush(&mut token, &mut tokens, depth);
+                if depth == 0 {
+                    variation_start = at;
+                }
                 depth += 1;
             }
             ')' => {
-                flush(&mut token, &mut tokens, depth);
                 if depth == 0 {
-                    return Err(PgnError::Syntax("unbalanced ')'".into()));
+                    return syntax("unbalanced ')'", at + 1);
                 }
                 depth -= 1;
             }
-            c if c.is_whitespace() => flush(&mut token, &mut tokens, depth),
+            c if c.is_whitespace() => {}
             c => token.push(c),
         }
     }
-    flush(&mut token, &mut tokens, depth);
     if depth != 0 {
-        return Err(PgnError::Syntax("unterminated variation".into()));
+        return syntax("unterminated variation", variation_start + 1);
     }
-    for tok in tokens {
-        if is_result(&tok) {
-            game.result = Some(tok);
-            continue;
-        }
-        if tok.starts_with('$') {
-            continue;
-        }
-        // Strip a move number prefix: "1.", "12...", or "1.e4".
-        let stripped = tok.trim_start_matches(|c: char| c.is_ascii_digit());
-        let rest = if stripped.len() < tok.len() && stripped.starts_with('.') {
-            stripped.trim_start_matches('.')
-        } else {
-            tok.as_str()
-        };
-        if !rest.is_empty() {
-            game.moves.push(rest.to_string());
+    if !token.is_empty() {
+        add_movetext_token(&mut game, &token);
+    }
+    let empty = game.headers.is_empty() && game.moves.is_empty() && game.result.is_none();
+    Ok(((!empty).then_some(game), text.len()))
+}
+
+/// Read a tag pair after its `[`, up to and including the `]`.
+fn read_tag(chars: &mut std::str::CharIndices<'_>) -> Result<(String, String), PgnError> {
+    let mut tag = String::new();
+    loop {
+        match chars.next().map(|(_, ch)| ch) {
+            Some(']') => break,
+            Some('"') => {
+                tag.push('"');
+                loop {
+                    match chars.next().map(|(_, ch)| ch) {
+                        Some('\\') => {
+                            if let Some((_, escaped)) = chars.next() {
+                                tag.push(escaped);
+                            }
+                        }
+                        Some('"') => break,
+                        Some(ch) => tag.push(ch),
+                        None => return Err(PgnError::Syntax("unterminated tag value".into())),
+                    }
+                }
+                tag.push('"');
+            }
+            Some(ch) => tag.push(ch),
+            None => return Err(PgnError::Syntax("unterminated tag".into())),
         }
     }
-    Ok(game)
+    let tag = tag.trim();
+    let Some((name, value)) = tag.split_once(char::is_whitespace) else {
+        return Err(PgnError::Syntax(format!("tag without value: [{tag}]")));
+    };
+    let value = value
+        .trim()
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .ok_or_else(|| PgnError::Syntax(format!("tag value not quoted: [{tag}]")))?;
+    Ok((name.to_string(), value.to_string()))
+}
+
+/// Add one main-line movetext token to `game`: a move (its move number stripped), a skipped
+/// NAG, or the termination marker, which ends the game (then `true`).
+fn add_movetext_token(game: &mut PgnGame, tok: &str) -> bool {
+    if is_result(tok) {
+        game.result = Some(tok.to_string());
+        return true;
+    }
+    if tok.starts_with('$') {
+        return false;
+    }
+    // Strip a move number prefix: "1.", "12...", or "1.e4".
+    let stripped = tok.trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = if stripped.len() < tok.len() && stripped.starts_with('.') {
+        stripped.trim_start_matches('.')
+    } else {
+        tok
+    };
+    if !rest.is_empty() {
+        game.moves.push(rest.to_string());
+    }
+    false
 }

@@ -305,13 +305,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best, original_alpha, beta);
         self.store(key, best_move, best, static_eval, 0, bound, ply);
         best
     }
@@ -410,7 +404,7 @@ impl<'a> Searcher<'a> {
 
         if !pv_node && !in_danger && excluded == Move::NULL && !is_win(beta.abs()) {
             // Reverse futility: far above beta at shallow depth.
-            if depth <= 8 && static_eval - 90 * (depth - i32::from(improving)) >= beta {
+            if depth <= 8 && static_eval - 150 * (depth - i32::from(improving)) >= beta {
                 return static_eval;
             }
             // Null move: give the opponent a free move; if we still beat beta, cut.
@@ -589,13 +583,7 @@ impl<'a> Searcher<'a> {
             // Everything pruned: fall back to the static view.
             return static_eval.min(beta);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best, original_alpha, beta);
         if excluded == Move::NULL {
             self.store(key, best_move, best, static_eval, depth, bound, ply);
         }

@@ -23,6 +23,18 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What a node's best score says about its true value, searched with window
+    /// (`alpha`, `beta`).
+    pub fn of_result(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     fn from_bits(bits: u64) -> Bound {
         match bits & 3 {
             1 => Bound::Upper,

@@ -1,17 +1,20 @@
-//! `extinction analyze`: analyse a position (or every move of a PGN game) from the command line.
+//! `extinction analyze`: analyse a position (or every move of every game of a PGN file) from the
+//! command line.
 //!
 //! Text output: a board diagram, then one line per depth (and per PV with `--multipv`) with the
 //! score and the principal variation in SAN. With `--json`, one JSON object per line instead:
 //! `{"type":"info",...}` per depth/PV, then `{"type":"result",...}` for a position; for a PGN,
-//! one `{"type":"move",...}` per played move and a final `{"type":"summary",...}`.
+//! per game `{"type":"game",...}`, one `{"type":"move",...}` per played move, a
+//! `{"type":"warning",...}` for moves written after the game's end and `{"type":"game_summary",
+//! ...}`, then a final `{"type":"summary",...}`.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use crate::console::outln;
 use crate::extinction::engine::{Engine, EngineOptions, Reporter};
-use crate::extinction::rules::{board_diagram, parse_pgn, parse_san, parse_uci, san};
-use crate::extinction::rules::{Game, Move, Position};
+use crate::extinction::rules::{board_diagram, parse_pgn_games, parse_san, parse_uci, san};
+use crate::extinction::rules::{Game, Move, MoveList, PgnGame, Position};
 use crate::extinction::search::timeman::Limits;
 use crate::extinction::search::{is_loss, is_win, mate_moves, SearchInfo, SearchOptions};
 
@@ -21,11 +24,13 @@ pub struct AnalyzeArgs {
     /// Position to analyse (default: the start position).
     #[arg(long, conflicts_with = "pgn")]
     pub fen: Option<String>,
-    /// PGN file: analyse every move of its first game and flag blunders.
+    /// PGN file (one game or many, e.g. cutechess-cli -pgnout): analyse every move of every
+    /// game and flag blunders.
     #[arg(long)]
     pub pgn: Option<PathBuf>,
-    /// Moves (UCI) to play from the position before analysing.
-    #[arg(long, num_args = 1..)]
+    /// Moves (UCI) to play from the position before analysing (not with --pgn: its games bring
+    /// their own moves).
+    #[arg(long, num_args = 1.., conflicts_with = "pgn")]
     pub moves: Vec<String>,
     /// Search depth (default 10 for a position, 7 per move for a PGN).
     #[arg(long)]
@@ -36,8 +41,8 @@ pub struct AnalyzeArgs {
     /// Nodes per position.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Number of principal variations.
-    #[arg(long, default_value_t = 1)]
+    /// Number of principal variations (for a position; a PGN's moves are scored on one).
+    #[arg(long, default_value_t = 1, conflicts_with = "pgn")]
     pub multipv: usize,
     /// Hash table size in MiB.
     #[arg(long, default_value_t = 64)]
@@ -232,22 +237,124 @@ pub fn is_blunder(best: i32, played: i32, threshold: i32) -> bool {
     best - played >= threshold
 }
 
+/// A PGN game checked before any search: where it starts, its moves up to the end of the game,
+/// and the moves written after that end (reported, never analysed).
+struct CheckedGame {
+    pgn: PgnGame,
+    start: Game,
+    moves: Vec<Move>,
+    after_end: Vec<String>,
+}
+
+/// Whether the game is over for good: no legal move is left (extinction or stalemate). A
+/// repetition or the fifty-move rule has to be claimed, so moves after it are still played.
+fn no_move_left(game: &Game) -> bool {
+    let mut list = MoveList::new();
+    game.position().generate_moves(&mut list);
+    list.is_empty()
+}
+
+/// Parse and replay every game of a PGN file (`number` counts games from 1), so that a bad game
+/// is reported before hours of analysis rather than after.
+fn check_games(text: &str) -> Result<Vec<CheckedGame>, String> {
+    let mut checked = Vec::new();
+    for (i, parsed) in parse_pgn_games(text).into_iter().enumerate() {
+        let number = i + 1;
+        let pgn = parsed.map_err(|e| format!("game {number}: {e}"))?;
+        let start = pgn
+            .start_position()
+            .map_err(|e| format!("game {number}: {e}"))?;
+        let mut game = Game::new(start);
+        let start = game.clone();
+        let mut moves = Vec::new();
+        let mut after_end = Vec::new();
+        for (ply, text) in pgn.moves.iter().enumerate() {
+            if !after_end.is_empty() || no_move_left(&game) {
+                after_end.push(text.clone());
+                continue;
+            }
+            let m = parse_san(game.position(), text)
+                .map_err(|e| format!("game {number}, move {} '{text}': {e}", ply + 1))?;
+            if !game.play(m) {
+                return Err(format!(
+                    "game {number}, move {} '{text}' is not legal",
+                    ply + 1
+                ));
+            }
+            moves.push(m);
+        }
+        checked.push(CheckedGame {
+            pgn,
+            start,
+            moves,
+            after_end,
+        });
+    }
+    Ok(checked)
+}
+
+/// Blunder counts over the analysed moves.
+#[derive(Default)]
+struct Tally {
+    moves: usize,
+    blunders: usize,
+}
+
 fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, engine: &mut Engine) -> Result<(), String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let pgn = parse_pgn(&text).map_err(|e| format!("bad PGN: {e}"))?;
-    let start = pgn
-        .start_position()
-        .map_err(|e| format!("bad PGN start position: {e}"))?;
-    let mut game = Game::new(start);
-    let mut blunders = 0;
-    let mut analysed = 0;
-    for (ply, text) in pgn.moves.iter().enumerate() {
+    let games = check_games(&text).map_err(|e| format!("bad PGN {}: {e}", path.display()))?;
+    if games.is_empty() {
+        return Err(format!("{} holds no PGN game", path.display()));
+    }
+    if games.iter().all(|g| g.moves.is_empty()) {
+        return Err(format!("{} holds no moves to analyse", path.display()));
+    }
+    let mut total = Tally::default();
+    for (i, game) in games.iter().enumerate() {
+        let tally = analyse_game(args, i + 1, game, engine);
+        total.moves += tally.moves;
+        total.blunders += tally.blunders;
+    }
+    let (games, moves, blunders) = (games.len(), total.moves, total.blunders);
+    if args.json {
+        outln!(
+            "{{\"type\":\"summary\",\"games\":{games},\"moves\":{moves},\"blunders\":{blunders}}}"
+        );
+    } else {
+        outln!("{games} games, {moves} moves analysed, {blunders} blunders");
+    }
+    Ok(())
+}
+
+/// Analyse every move of one checked game: a heading, one line per move, its result, and a
+/// warning for moves written after the end of the game.
+fn analyse_game(
+    args: &AnalyzeArgs,
+    number: usize,
+    checked: &CheckedGame,
+    engine: &mut Engine,
+) -> Tally {
+    let tag = |name: &str| checked.pgn.header(name).unwrap_or("?").to_string();
+    let result = checked.pgn.result.clone().unwrap_or_else(|| tag("Result"));
+    if args.json {
+        outln!(
+            "{{\"type\":\"game\",\"game\":{number},\"white\":{},\"black\":{},\"result\":{}}}",
+            json_string(&tag("White")),
+            json_string(&tag("Black")),
+            json_string(&result)
+        );
+    } else {
+        outln!(
+            "Game {number}: {} - {} {result}",
+            tag("White"),
+            tag("Black")
+        );
+    }
+    let mut game = checked.start.clone();
+    let mut tally = Tally::default();
+    for (ply, &played) in checked.moves.iter().enumerate() {
         let pos = game.position().clone();
-        let played = match parse_san(&pos, text) {
-            Ok(m) => m,
-            Err(e) => return Err(format!("move {} '{text}': {e}", ply + 1)),
-        };
         let limits = limits(args, 7);
         let best = engine.search(&game, limits.clone(), SearchOptions::default(), None);
         let only_played = SearchOptions {
@@ -256,11 +363,11 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, engine: &mut Engine) -> Resul
         };
         let played_result = engine.search(&game, limits, only_played, None);
         let blunder = is_blunder(best.score, played_result.score, args.blunder_threshold);
-        analysed += 1;
+        tally.moves += 1;
         if blunder {
-            blunders += 1;
+            tally.blunders += 1;
         }
-        let number = pos.fullmoves();
+        let move_number = pos.fullmoves();
         let dots = if pos.turn() == shakmaty::Color::White {
             "."
         } else {
@@ -269,7 +376,7 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, engine: &mut Engine) -> Resul
         let best_san = best.best_move.map(|m| san(&pos, m)).unwrap_or_default();
         if args.json {
             outln!(
-                "{{\"type\":\"move\",\"ply\":{},\"move\":{},\"fen_before\":{},\"played_score\":{},\"best_move\":{},\"best_score\":{},\"blunder\":{}}}",
+                "{{\"type\":\"move\",\"game\":{number},\"ply\":{},\"move\":{},\"fen_before\":{},\"played_score\":{},\"best_move\":{},\"best_score\":{},\"blunder\":{}}}",
                 ply + 1,
                 json_string(&san(&pos, played)),
                 json_string(&pos.fen()),
@@ -280,7 +387,7 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, engine: &mut Engine) -> Resul
             );
         } else {
             outln!(
-                "{number}{dots} {:<8} {:>7}   best {:<8} {:>7}{}",
+                "{move_number}{dots} {:<8} {:>7}   best {:<8} {:>7}{}",
                 san(&pos, played),
                 text_score(played_result.score),
                 best_san,
@@ -288,22 +395,41 @@ fn analyse_pgn(args: &AnalyzeArgs, path: &PathBuf, engine: &mut Engine) -> Resul
                 if blunder { "   ?? blunder" } else { "" }
             );
         }
-        if !game.play(played) {
-            return Err(format!("move {} '{text}' is not legal", ply + 1));
-        }
-        if game.position().is_finished() {
-            break;
+        game.play(played);
+    }
+    if !checked.after_end.is_empty() {
+        let warning = format!(
+            "game {number}: {} moves after the end of the game (ply {} on) not analysed: {}",
+            checked.after_end.len(),
+            checked.moves.len() + 1,
+            checked.after_end.join(" ")
+        );
+        if args.json {
+            outln!(
+                "{{\"type\":\"warning\",\"game\":{number},\"message\":{}}}",
+                json_string(&warning)
+            );
+        } else {
+            outln!("warning: {warning}");
         }
     }
     if args.json {
-        outln!("{{\"type\":\"summary\",\"moves\":{analysed},\"blunders\":{blunders}}}");
+        outln!(
+            "{{\"type\":\"game_summary\",\"game\":{number},\"moves\":{},\"blunders\":{}}}",
+            tally.moves,
+            tally.blunders
+        );
     } else {
-        outln!("{analysed} moves analysed, {blunders} blunders");
+        outln!(
+            "Game {number}: {} moves analysed, {} blunders",
+            tally.moves,
+            tally.blunders
+        );
         if let Some(outcome) = game.outcome() {
             outln!("Result: {outcome}");
         }
     }
-    Ok(())
+    tally
 }
 
 /// Run `extinction analyze`.

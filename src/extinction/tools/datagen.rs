@@ -13,7 +13,7 @@ use shakmaty::Color;
 
 use crate::extinction::engine::{Engine, EngineOptions};
 use crate::extinction::rules::threats::{can_capture_last_piece, threatened_last_pieces};
-use crate::extinction::rules::{parse_pgn, Game, MoveList, Position};
+use crate::extinction::rules::{parse_pgn_games, Game, MoveList, Position};
 use crate::extinction::search::movepick::is_quiet;
 use crate::extinction::search::timeman::Limits;
 use crate::extinction::search::{is_loss, is_win, SearchOptions};
@@ -40,8 +40,8 @@ pub struct DatagenArgs {
     /// Seed of the random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once (1 to 64).
+    #[arg(long, default_value_t = 1, value_parser = super::thread_count)]
     pub threads: usize,
 }
 
@@ -160,7 +160,7 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
     let next_game = AtomicUsize::new(0);
     let positions = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for _ in 0..args.threads.max(1) {
+        for _ in 0..args.threads {
             let spawned = std::thread::Builder::new().spawn_scoped(scope, || loop {
                 let index = next_game.fetch_add(1, Ordering::Relaxed);
                 if index >= args.games {
@@ -197,29 +197,6 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Split a PGN file holding several games into single-game texts.
-fn split_games(text: &str) -> Vec<String> {
-    let mut games = Vec::new();
-    let mut current = String::new();
-    let mut in_moves = false;
-    for line in text.lines() {
-        let is_tag = line.trim_start().starts_with('[');
-        if is_tag && in_moves {
-            games.push(std::mem::take(&mut current));
-            in_moves = false;
-        }
-        if !is_tag && !line.trim().is_empty() {
-            in_moves = true;
-        }
-        current.push_str(line);
-        current.push('\n');
-    }
-    if !current.trim().is_empty() {
-        games.push(current);
-    }
-    games
-}
-
 /// Run `extinction import-pgn`.
 pub fn run_import(args: &ImportArgs) -> Result<(), String> {
     let file = std::fs::OpenOptions::new()
@@ -232,8 +209,8 @@ pub fn run_import(args: &ImportArgs) -> Result<(), String> {
     for path in &args.pgn {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        for chunk in split_games(&text) {
-            let Ok(pgn) = parse_pgn(&chunk) else {
+        for pgn in parse_pgn_games(&text) {
+            let Ok(pgn) = pgn else {
                 skipped += 1;
                 continue;
             };
@@ -273,14 +250,6 @@ pub fn run_import(args: &ImportArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pgn_files_split_into_games() {
-        let text = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 *\n";
-        let games = split_games(text);
-        assert_eq!(games.len(), 2);
-        assert!(games[1].contains("d4"));
-    }
 
     #[test]
     fn random_starts_are_playable_and_reproducible() {

@@ -16,8 +16,8 @@ pub struct PerftArgs {
     /// Print the node count of each root move.
     #[arg(long)]
     pub divide: bool,
-    /// Worker threads.
-    #[arg(long, default_value_t = 1)]
+    /// Worker threads (1 to 64).
+    #[arg(long, default_value_t = 1, value_parser = super::thread_count)]
     pub threads: usize,
 }
 
@@ -29,7 +29,7 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     };
     let nodes = if args.divide {
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.threads.max(1))
+            .num_threads(args.threads)
             .build();
         let rows = match pool {
             Ok(pool) => pool.install(|| divide_parallel(&pos, args.depth)),

@@ -1,0 +1,368 @@
+//! The server's answers: the page at `/`, the limits at `GET /api/info`, and the JSON API
+//! (`POST /api/moves`, `/api/play`, `/api/solve`, `/api/probe`) over the rules, the search,
+//! the exact solver and the tablebases. No sockets here: a request is a method, a path and a
+//! body, an answer a status, a content type and a body, so every route is tested directly.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use super::page::page;
+use super::problem::Problem;
+use super::replies::{side_key, EngineChoice, InfoReply, MovesReply, TurnReply};
+use super::requests::{
+    self, Analysis, Declarer, PlayRequest, PositionRequest, SolveRequest, MAX_MOVETIME_MS,
+    MAX_TURNS,
+};
+use crate::apocalypse::cli::print::clean;
+use crate::apocalypse::cli::solve::{iteration_json, turns_json};
+use crate::apocalypse::cli::tablebase::probe_json;
+use crate::apocalypse::play::engine_move;
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::{to_action, Move};
+use crate::apocalypse::rules::notation::format_move;
+use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::search::anytime::{self, Limits, MAX_DEPTH};
+use crate::apocalypse::solver::Method;
+use crate::apocalypse::tablebase::Tablebases;
+use crate::rng::Rng;
+
+/// Analyses (searches, exact solves, engine moves) allowed to run at once; more get a 503
+/// at once instead of slowing every one of them down.
+pub const MAX_RUNNING_ANALYSES: usize = 8;
+
+/// An answer to send.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// HTTP status code.
+    pub status: u16,
+    /// `Content-Type` header.
+    pub content_type: &'static str,
+    /// The body.
+    pub body: String,
+}
+
+impl Answer {
+    fn json(body: String) -> Answer {
+        Answer {
+            status: 200,
+            content_type: "application/json",
+            body,
+        }
+    }
+
+    fn serialized(reply: &impl Serialize) -> Result<Answer, Problem> {
+        serde_json::to_string(reply)
+            .map(Answer::json)
+            .map_err(|e| Problem::Internal(format!("reply not serializable: {e}")))
+    }
+
+    /// The one-line plain-text answer to a problem.
+    pub fn problem(problem: &Problem) -> Answer {
+        Answer {
+            status: problem.status(),
+            content_type: "text/plain; charset=utf-8",
+            body: format!("{}\n", problem.message()),
+        }
+    }
+}
+
+/// What the API needs from the server: the tablebases, the default thinking time, a source
+/// of seeds for the engine's draws and a count of analyses running.
+pub struct Api {
+    tables: Tablebases,
+    movetime_ms: u64,
+    seed: u64,
+    draws: AtomicU64,
+    running: AtomicUsize,
+}
+
+/// Marks one analysis as running for as long as it lives.
+struct Running<'a>(&'a AtomicUsize);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Api {
+    /// An API over `tables`, the engine thinking `movetime_ms` by default, its draws seeded
+    /// from `seed`.
+    pub fn new(tables: Tablebases, movetime_ms: u64, seed: u64) -> Api {
+        Api {
+            tables,
+            movetime_ms: movetime_ms.clamp(1, MAX_MOVETIME_MS),
+            seed,
+            draws: AtomicU64::new(0),
+            running: AtomicUsize::new(0),
+        }
+    }
+
+    /// The answer to `method path` with `body`.
+    pub fn answer(&self, method: &str, path: &str, body: &[u8]) -> Answer {
+        self.route(method, path, body)
+            .unwrap_or_else(|problem| Answer::problem(&problem))
+    }
+
+    fn route(&self, method: &str, path: &str, body: &[u8]) -> Result<Answer, Problem> {
+        let expect = |allowed: &'static str| {
+            if method == allowed {
+                Ok(())
+            } else {
+                Err(Problem::MethodNotAllowed { allowed })
+            }
+        };
+        match path {
+            "/" | "/index.html" => {
+                expect("GET")?;
+                Ok(Answer {
+                    status: 200,
+                    content_type: "text/html; charset=utf-8",
+                    body: page().to_string(),
+                })
+            }
+            "/api/info" => {
+                expect("GET")?;
+                Answer::serialized(&InfoReply {
+                    movetime: self.movetime_ms,
+                    max_movetime: MAX_MOVETIME_MS,
+                    max_depth: MAX_DEPTH,
+                    max_turns: MAX_TURNS,
+                    tablebase_pieces: self.tables.max_pieces(),
+                })
+            }
+            "/api/moves" => {
+                expect("POST")?;
+                let request: PositionRequest = requests::parse_json(body)?;
+                Answer::serialized(&MovesReply::new(&requests::position(&request.position)?))
+            }
+            "/api/play" => {
+                expect("POST")?;
+                self.play(&requests::parse_json(body)?)
+            }
+            "/api/solve" => {
+                expect("POST")?;
+                self.solve(&requests::parse_json(body)?)
+            }
+            "/api/probe" => {
+                expect("POST")?;
+                let request: PositionRequest = requests::parse_json(body)?;
+                let pos = requests::position(&request.position)?;
+                probe_json(&pos, &self.tables)
+                    .map(Answer::json)
+                    .map_err(Problem::Unprocessable)
+            }
+            _ => Err(Problem::NotFound(path.chars().take(100).collect())),
+        }
+    }
+
+    /// Count one more analysis running, or refuse it when too many are.
+    fn start_analysis(&self) -> Result<Running<'_>, Problem> {
+        let before = self.running.fetch_add(1, Ordering::SeqCst);
+        let running = Running(&self.running);
+        if before >= MAX_RUNNING_ANALYSES {
+            return Err(Problem::Busy(before));
+        }
+        Ok(running)
+    }
+
+    fn solve(&self, request: &SolveRequest) -> Result<Answer, Problem> {
+        let analysis = requests::analysis(request)?;
+        let pos = requests::unfinished_position(&request.position)?;
+        let _running = self.start_analysis()?;
+        match analysis {
+            Analysis::Exact { turns } => Ok(Answer::json(turns_json(&pos, turns, Method::Pruned))),
+            Analysis::Search { depth, movetime_ms } => {
+                let limits = Limits::new(depth, Some(movetime_ms));
+                anytime::search(&pos, limits, &self.tables, |_| {})
+                    .map(|it| Answer::json(iteration_json(&it)))
+                    .ok_or_else(|| Problem::Internal("the search completed no iteration".into()))
+            }
+        }
+    }
+
+    fn play(&self, request: &PlayRequest) -> Result<Answer, Problem> {
+        let pos = requests::unfinished_position(&request.position)?;
+        let declarers = [
+            requests::declarer(&pos, Side::White, &request.white)?,
+            requests::declarer(&pos, Side::Black, &request.black)?,
+        ];
+        let movetime_ms = requests::movetime(request.movetime.unwrap_or(self.movetime_ms))?;
+        let mut declared = [Move::FORFEIT; 2];
+        let mut engine = Vec::new();
+        for side in Side::BOTH {
+            declared[side.index()] = match declarers[side.index()] {
+                Declarer::Person(m) => m,
+                Declarer::Engine => {
+                    let (m, choice) = self.engine_choice(&pos, side, movetime_ms)?;
+                    engine.push(choice);
+                    m
+                }
+            };
+        }
+        let actions = [
+            to_action(&pos, Side::White, declared[0]),
+            to_action(&pos, Side::Black, declared[1]),
+        ];
+        let (next, events) = resolve(&pos, actions);
+        Answer::serialized(&TurnReply::new(
+            &pos, &next, declared, actions, &events, engine,
+        ))
+    }
+
+    /// The engine's declaration for `side`, drawn from the strategy its search found.
+    fn engine_choice(
+        &self,
+        pos: &Position,
+        side: Side,
+        movetime_ms: u64,
+    ) -> Result<(Move, EngineChoice), Problem> {
+        let _running = self.start_analysis()?;
+        let draw = self.draws.fetch_add(1, Ordering::Relaxed);
+        let mut rng = Rng::new(self.seed ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let limits = Limits::new(None, Some(movetime_ms));
+        let (m, iteration) = engine_move(pos, side, limits, &self.tables, &mut rng);
+        let it = iteration
+            .ok_or_else(|| Problem::Internal("the search completed no iteration".into()))?;
+        let (moves, probs) = match side {
+            Side::White => (&it.white_moves, &it.white),
+            Side::Black => (&it.black_moves, &it.black),
+        };
+        let probability = moves
+            .iter()
+            .zip(probs)
+            .find(|(&candidate, _)| candidate == m)
+            .map_or(0.0, |(_, &p)| p);
+        let search = RawValue::from_string(iteration_json(&it))
+            .map_err(|e| Problem::Internal(format!("search report is not JSON: {e}")))?;
+        let choice = EngineChoice {
+            side: side_key(side),
+            declared: format_move(m),
+            probability: clean(probability),
+            search,
+        };
+        Ok((m, choice))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn api() -> Api {
+        Api::new(Tablebases::none(), 50, 7)
+    }
+
+    fn post(api: &Api, path: &str, body: &str) -> (u16, Value) {
+        let answer = api.answer("POST", path, body.as_bytes());
+        let value = if answer.status == 200 {
+            serde_json::from_str(&answer.body).expect("JSON")
+        } else {
+            assert!(answer.body.ends_with('\n') && answer.body.lines().count() == 1);
+            Value::String(answer.body)
+        };
+        (answer.status, value)
+    }
+
+    #[test]
+    fn routes_methods_and_unknown_paths() {
+        let api = api();
+        let page = api.answer("GET", "/", b"");
+        assert_eq!(page.status, 200);
+        assert!(page.content_type.starts_with("text/html"));
+        assert!(page.body.contains("<svg"));
+        assert_eq!(api.answer("POST", "/", b"").status, 405);
+        assert_eq!(api.answer("GET", "/api/solve", b"").status, 405);
+        assert_eq!(api.answer("GET", "/nothing", b"").status, 404);
+        let info: Value = serde_json::from_str(&api.answer("GET", "/api/info", b"").body).unwrap();
+        assert_eq!(info["movetime"], 50);
+        assert_eq!(info["max_turns"], MAX_TURNS);
+    }
+
+    #[test]
+    fn solve_answers_as_the_command_line_does() {
+        let api = api();
+        let (status, exact) = post(&api, "/api/solve", r#"{"position":"start","turns":2}"#);
+        assert_eq!(status, 200);
+        assert_eq!(exact["value"], 0.0);
+        assert_eq!(exact["turns"], 2);
+        assert_eq!(exact["exploitability"], 0.0);
+        let (status, search) = post(&api, "/api/solve", r#"{"position":"start","depth":2}"#);
+        assert_eq!(status, 200);
+        assert_eq!(search["depth"], 2);
+        let total: f64 = search["white"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|p| p.as_f64().unwrap())
+            .sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        let (status, _) = post(
+            &api,
+            "/api/solve",
+            r#"{"position":"5/2p2/5/5/2N2","depth":2}"#,
+        );
+        assert_eq!(status, 422);
+    }
+
+    #[test]
+    fn play_resolves_a_turn_with_the_engine_drawing_its_move() {
+        let api = api();
+        let (status, turn) = post(
+            &api,
+            "/api/play",
+            r#"{"position":"start","white":"c1c2","black":"engine","movetime":20}"#,
+        );
+        assert_eq!(status, 200);
+        assert_eq!(turn["white"]["declared"], "c1c2");
+        let engine = &turn["engine"][0];
+        assert_eq!(engine["side"], "black");
+        let drawn = engine["move"].as_str().unwrap();
+        assert_eq!(turn["black"]["declared"], drawn);
+        // The move drawn has positive probability in the strategy reported with it.
+        assert!(engine["search"]["black"][drawn].as_f64().unwrap() > 0.0);
+        assert_eq!(
+            engine["probability"].as_f64(),
+            engine["search"]["black"][drawn].as_f64()
+        );
+        assert!(turn["next"].as_str().unwrap().ends_with(" 2"));
+        let (status, message) = post(
+            &api,
+            "/api/play",
+            r#"{"position":"start","white":"c1c3","black":"c5c4"}"#,
+        );
+        assert_eq!(status, 400);
+        assert!(message
+            .as_str()
+            .unwrap()
+            .contains("illegal move c1c3 for White"));
+    }
+
+    #[test]
+    fn probe_without_tablebases_is_unprocessable_but_finished_games_have_a_value() {
+        let api = api();
+        let (status, _) = post(&api, "/api/probe", r#"{"position":"start"}"#);
+        assert_eq!(status, 422);
+        let (status, over) = post(&api, "/api/probe", r#"{"position":"5/2p2/5/5/2N2"}"#);
+        assert_eq!(status, 200);
+        assert_eq!(over["value"], -1.0);
+    }
+
+    #[test]
+    fn too_many_analyses_are_refused() {
+        let api = api();
+        let held: Vec<_> = (0..MAX_RUNNING_ANALYSES)
+            .map(|_| api.start_analysis().unwrap())
+            .collect();
+        let (status, message) = post(&api, "/api/solve", r#"{"position":"start","turns":1}"#);
+        assert_eq!(status, 503);
+        assert!(message.as_str().unwrap().starts_with("busy"));
+        drop(held);
+        assert_eq!(api.running.load(Ordering::SeqCst), 0);
+        let (status, _) = post(&api, "/api/solve", r#"{"position":"start","turns":1}"#);
+        assert_eq!(status, 200);
+    }
+}

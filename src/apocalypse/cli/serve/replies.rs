@@ -1,0 +1,298 @@
+//! The JSON API's answers that `solve --json` and `tb probe --json` do not already print: the
+//! declarable moves, a resolved turn with everything that happened in it, the game's outcome
+//! and the server's limits. Sides are written `white` and `black`, moves and squares in the
+//! command line's notation.
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::apocalypse::rules::board::{square_name, Position, Side};
+use crate::apocalypse::rules::moves::{declarable_moves, Move};
+use crate::apocalypse::rules::notation::{format_move, format_position};
+use crate::apocalypse::rules::outcome::{outcome, Outcome};
+use crate::apocalypse::rules::report::describe_turn;
+use crate::apocalypse::rules::resolve::TurnEvents;
+
+/// A side as written in the replies.
+pub fn side_key(side: Side) -> &'static str {
+    match side {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+/// Whether a game is over, who won and why.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct OutcomeReply {
+    /// True once the game has ended.
+    pub over: bool,
+    /// `white`, `black`, or null for a draw or an unfinished game.
+    pub winner: Option<&'static str>,
+    /// `1-0`, `0-1`, `1/2-1/2`, or null while the game goes on.
+    pub result: Option<&'static str>,
+    /// Why it ended (`no footmen left`, `two penalty points`, ...).
+    pub reason: Option<&'static str>,
+    /// One sentence: `White wins (no footmen left)`, `game goes on`.
+    pub text: String,
+}
+
+impl OutcomeReply {
+    /// The reply for `state`.
+    pub fn new(state: Outcome) -> OutcomeReply {
+        let (winner, result, reason) = match state {
+            Outcome::Ongoing => (None, None, None),
+            Outcome::Win(side, reason) => (
+                Some(side_key(side)),
+                Some(if side == Side::White { "1-0" } else { "0-1" }),
+                Some(reason.describe()),
+            ),
+            Outcome::Draw(reason) => (None, Some("1/2-1/2"), Some(reason.describe())),
+        };
+        OutcomeReply {
+            over: state.is_over(),
+            winner,
+            result,
+            reason,
+            text: state.describe(),
+        }
+    }
+}
+
+/// `/api/moves`: the position as the server reads it, each side's declarable moves (none
+/// once the game is over) and the outcome.
+#[derive(Serialize)]
+pub struct MovesReply {
+    /// The position string, all four fields.
+    pub position: String,
+    /// White's declarable moves, `0000` last.
+    pub white: Vec<String>,
+    /// Black's declarable moves, `0000` last.
+    pub black: Vec<String>,
+    /// Whether the game is over.
+    pub outcome: OutcomeReply,
+}
+
+impl MovesReply {
+    /// The reply for `pos`.
+    pub fn new(pos: &Position) -> MovesReply {
+        let state = outcome(pos);
+        let moves = |side| -> Vec<String> {
+            if state.is_over() {
+                Vec::new()
+            } else {
+                declarable_moves(pos, side)
+                    .into_iter()
+                    .map(format_move)
+                    .collect()
+            }
+        };
+        MovesReply {
+            position: format_position(pos),
+            white: moves(Side::White),
+            black: moves(Side::Black),
+            outcome: OutcomeReply::new(state),
+        }
+    }
+}
+
+/// A piece taken in a turn.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct Capture {
+    /// Where it stood.
+    pub square: String,
+    /// `footman` or `horseman`.
+    pub piece: &'static str,
+}
+
+/// What one side did in a turn.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct SideTurn {
+    /// The declaration.
+    pub declared: String,
+    /// The move played: the declaration, or `0000` when it was void.
+    pub played: String,
+    /// The declaration was void and cost a penalty point.
+    pub void: bool,
+    /// The enemy piece this side captured.
+    pub captured: Option<Capture>,
+    /// This side's capture found its target gone and became a plain move.
+    pub target_moved: bool,
+    /// Square where this side's footman became a horseman.
+    pub promoted: Option<String>,
+    /// Square this side's footman was redeployed to.
+    pub redeployed: Option<String>,
+}
+
+/// Two pieces that arrived on one square.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct Collision {
+    /// The square.
+    pub square: String,
+    /// The sides whose piece was removed there.
+    pub removed: Vec<&'static str>,
+}
+
+/// How the engine chose a declaration.
+#[derive(Serialize)]
+pub struct EngineChoice {
+    /// The side it played.
+    pub side: &'static str,
+    /// The move it drew from its strategy.
+    #[serde(rename = "move")]
+    pub declared: String,
+    /// The probability its strategy gave that move.
+    pub probability: f64,
+    /// The search that gave the strategy: the object `solve --movetime --json` prints.
+    pub search: Box<RawValue>,
+}
+
+/// `/api/play`: one resolved turn.
+#[derive(Serialize)]
+pub struct TurnReply {
+    /// The position before the turn.
+    pub position: String,
+    /// The position after it.
+    pub next: String,
+    /// What White did.
+    pub white: SideTurn,
+    /// What Black did.
+    pub black: SideTurn,
+    /// A same-square collision, if any.
+    pub collision: Option<Collision>,
+    /// What happened, one sentence a line (as `apocalypse play` prints it).
+    pub report: Vec<String>,
+    /// The outcome after the turn.
+    pub outcome: OutcomeReply,
+    /// The engine's choices, for each side it played.
+    pub engine: Vec<EngineChoice>,
+}
+
+impl TurnReply {
+    /// The reply for the turn from `pos` to `next`: `declared` moves (White's, Black's),
+    /// `actions` as played, `events` as `resolve` reported them.
+    pub fn new(
+        pos: &Position,
+        next: &Position,
+        declared: [Move; 2],
+        actions: [Move; 2],
+        events: &TurnEvents,
+        engine: Vec<EngineChoice>,
+    ) -> TurnReply {
+        let side_turn = |side: Side| {
+            let s = side.index();
+            SideTurn {
+                declared: format_move(declared[s]),
+                played: format_move(actions[s]),
+                void: events.void[s],
+                captured: events.captured[s].map(|(sq, piece)| Capture {
+                    square: square_name(sq),
+                    piece: piece.name(),
+                }),
+                target_moved: events.target_moved[s],
+                promoted: events.promoted[s].map(square_name),
+                redeployed: events.redeployed[s].map(square_name),
+            }
+        };
+        TurnReply {
+            position: format_position(pos),
+            next: format_position(next),
+            white: side_turn(Side::White),
+            black: side_turn(Side::Black),
+            collision: events.collision.map(|(sq, removed)| Collision {
+                square: square_name(sq),
+                removed: Side::BOTH
+                    .into_iter()
+                    .filter(|s| removed[s.index()])
+                    .map(side_key)
+                    .collect(),
+            }),
+            report: describe_turn(declared, actions, events),
+            outcome: OutcomeReply::new(outcome(next)),
+            engine,
+        }
+    }
+}
+
+/// `GET /api/info`: the server's defaults and limits, for the page.
+#[derive(Serialize)]
+pub struct InfoReply {
+    /// The engine's default thinking time (the server's `--movetime`).
+    pub movetime: u64,
+    /// The longest thinking time a request may ask for.
+    pub max_movetime: u64,
+    /// The deepest search a request may ask for.
+    pub max_depth: u32,
+    /// The most turns an exact solve may look ahead.
+    pub max_turns: u32,
+    /// The largest number of pieces the tablebases cover (0: none).
+    pub tablebase_pieces: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apocalypse::rules::moves::to_action;
+    use crate::apocalypse::rules::notation::{parse_joint_move, parse_position};
+    use crate::apocalypse::rules::resolve::resolve;
+
+    fn turn(position: &str, joint: &str) -> TurnReply {
+        let pos = parse_position(position).unwrap();
+        let declared = parse_joint_move(joint).unwrap();
+        let actions = [
+            to_action(&pos, Side::White, declared[0]),
+            to_action(&pos, Side::Black, declared[1]),
+        ];
+        let (next, events) = resolve(&pos, actions);
+        TurnReply::new(&pos, &next, declared, actions, &events, Vec::new())
+    }
+
+    #[test]
+    fn a_capture_that_ends_the_game() {
+        // White's horseman takes Black's only footman, which cannot move.
+        let t = turn("p4/P1N2/5/5/4n", "c4a5 e1c2");
+        assert_eq!(
+            t.white.captured,
+            Some(Capture {
+                square: "a5".to_string(),
+                piece: "footman"
+            })
+        );
+        assert_eq!(t.black.captured, None);
+        assert_eq!(t.next, "N4/P4/5/2n2/5 00 0 2");
+        assert_eq!(t.outcome.winner, Some("white"));
+        assert_eq!(t.outcome.result, Some("1-0"));
+        assert_eq!(t.outcome.reason, Some("no footmen left"));
+        assert!(t.report.iter().any(|l| l.contains("captures")));
+    }
+
+    #[test]
+    fn a_void_declaration_and_a_collision() {
+        // Both horsemen jump to c3: same type, both removed. Then a void move costs a point.
+        let t = turn("1n1p1/5/5/P4/1N3 00 0 1", "b1c3 b5c3");
+        assert_eq!(
+            t.collision,
+            Some(Collision {
+                square: "c3".to_string(),
+                removed: vec!["white", "black"]
+            })
+        );
+        let t = turn("start", "a1a3 c5c4");
+        assert!(t.white.void && !t.black.void);
+        assert_eq!(t.white.declared, "a1a3");
+        assert_eq!(t.white.played, "0000");
+        assert!(t.next.ends_with(" 10 0 2"));
+        assert!(!t.outcome.over);
+        assert_eq!(t.outcome.result, None);
+    }
+
+    #[test]
+    fn moves_of_a_finished_game_are_empty() {
+        let finished = MovesReply::new(&parse_position("5/2p2/5/5/2N2").unwrap());
+        assert!(finished.white.is_empty() && finished.black.is_empty());
+        assert_eq!(finished.outcome.winner, Some("black"));
+        let start = MovesReply::new(&Position::start());
+        assert_eq!(start.position, "npppn/p3p/5/P3P/NPPPN 00 0 1");
+        assert_eq!(start.white.last().map(String::as_str), Some("0000"));
+        assert!(start.black.contains(&"c5c4".to_string()));
+    }
+}

@@ -1,0 +1,159 @@
+//! Start `apocalypse serve` on a free port and talk HTTP/1.1 to it over plain sockets: whole
+//! requests for the API, raw bytes for the malformed ones a browser would never send.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// A running server, stopped when dropped; a `Client` of it.
+pub struct ServerProcess {
+    child: Child,
+    client: Client,
+    tb_dir: std::path::PathBuf,
+}
+
+/// Sends requests to a server.
+#[derive(Clone)]
+pub struct Client {
+    /// `127.0.0.1:PORT`.
+    pub address: String,
+}
+
+impl std::ops::Deref for ServerProcess {
+    type Target = Client;
+
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+/// A response: status code and body.
+#[derive(Debug)]
+pub struct Reply {
+    /// HTTP status (0 when the server closed the connection without a status line).
+    pub status: u16,
+    /// The body.
+    pub body: String,
+}
+
+impl Reply {
+    /// The body as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {} {}", self.status, self.body))
+    }
+}
+
+impl ServerProcess {
+    /// `apocalypse serve --port 0` with an empty tablebase directory and `args`.
+    pub fn start(args: &[&str]) -> ServerProcess {
+        let tb_dir = std::env::temp_dir().join(format!(
+            "apocalypse-serve-test-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos()
+        ));
+        std::fs::create_dir_all(&tb_dir).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+            .args(["serve", "--port", "0", "--tb-dir"])
+            .arg(&tb_dir)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start apocalypse serve");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the server prints its address");
+        let address = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+            .to_string();
+        ServerProcess {
+            child,
+            client: Client { address },
+            tb_dir,
+        }
+    }
+
+    /// Whether the process is still alive.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Client {
+    /// `http://ADDRESS/`.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.address)
+    }
+
+    /// Send `bytes` as they are and read the response until the server closes.
+    pub fn raw(&self, bytes: &[u8]) -> Reply {
+        let mut stream = TcpStream::connect(&self.address).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        let _ = stream.write_all(bytes);
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        parse_response(&response)
+    }
+
+    /// A request with `Connection: close`.
+    pub fn request(&self, method: &str, path: &str, body: &str) -> Reply {
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            self.address,
+            body.len()
+        );
+        self.raw(&[head.as_bytes(), body.as_bytes()].concat())
+    }
+
+    /// POST a JSON body.
+    pub fn post(&self, path: &str, body: &str) -> Reply {
+        self.request("POST", path, body)
+    }
+
+    /// GET a path.
+    pub fn get(&self, path: &str) -> Reply {
+        self.request("GET", path, "")
+    }
+}
+
+fn parse_response(response: &[u8]) -> Reply {
+    let text = String::from_utf8_lossy(response);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or(String::new(), |(_, b)| b.to_string());
+    Reply { status, body }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.tb_dir);
+    }
+}
