@@ -14,6 +14,8 @@ pub struct Progress {
     depth: AtomicU32,
     /// Moves searched at the root.
     root_moves: AtomicU32,
+    /// Root moves of this iteration finished so far (the main thread's count).
+    root_moves_searched: AtomicU32,
 }
 
 /// What [`Progress`] said when it was read.
@@ -27,6 +29,8 @@ pub struct ProgressReport {
     pub depth: u32,
     /// Moves searched at the root.
     pub root_moves: u32,
+    /// Root moves of the iteration under way searched so far.
+    pub root_moves_searched: u32,
 }
 
 impl Progress {
@@ -45,6 +49,14 @@ impl Progress {
         self.depth.store(depth, Ordering::Relaxed);
         self.root_moves
             .store(root_moves.min(u32::MAX as usize) as u32, Ordering::Relaxed);
+        self.root_moves_searched.store(0, Ordering::Relaxed);
+    }
+
+    /// The main thread begins the root move at `index` of the iteration under way (the ones
+    /// before it are searched).
+    pub fn searching_root_move(&self, index: usize) {
+        self.root_moves_searched
+            .store(index.min(u32::MAX as usize) as u32, Ordering::Relaxed);
     }
 
     /// The counters as they are now, `elapsed_ms` into the search.
@@ -54,6 +66,7 @@ impl Progress {
             nodes: self.nodes(),
             depth: self.depth.load(Ordering::Relaxed),
             root_moves: self.root_moves.load(Ordering::Relaxed),
+            root_moves_searched: self.root_moves_searched.load(Ordering::Relaxed),
         }
     }
 }

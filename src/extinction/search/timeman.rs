@@ -163,6 +163,13 @@ impl SearchClock {
     /// pondering counts as time already used.
     pub fn ponderhit(&self) {
         self.signals.pondering.store(false, Ordering::SeqCst);
+        if self
+            .soft_ms
+            .is_some_and(|soft| !self.limits.infinite && self.elapsed_ms() >= soft)
+        {
+            // It pondered for longer than this move's share: what it has is the answer.
+            self.signals.request_stop();
+        }
     }
 
     fn clock_running(&self) -> bool {
