@@ -458,3 +458,18 @@ fn status_request_in_analysis_gets_stat01() {
     e.send("quit");
     assert!(e.wait(T).expect("exits").success());
 }
+
+#[test]
+fn thirty_milliseconds_on_the_clock_still_searches_before_moving() {
+    let mut e = start();
+    // Issue 11: with 3 centiseconds left, the engine moved without searching.
+    new_game(&mut e, &["post", "level 0 1 0", "time 3", "otim 3"]);
+    e.send("go");
+    let (line, before) = e.expect_prefix(T, "move ");
+    assert!(
+        before.iter().any(|l| thinking(l).is_some_and(|t| t.0 >= 1)),
+        "moved without a search: {before:?} {line}"
+    );
+    e.send("quit");
+    assert!(e.wait(T).expect("exits").success());
+}
