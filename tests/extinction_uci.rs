@@ -528,3 +528,38 @@ fn movetime_is_the_time_to_use_whatever_the_move_overhead() {
     // ...and did not overrun it by much (generous: the machine may be loaded).
     assert!(took < Duration::from_millis(600), "answered after {took:?}");
 }
+
+#[test]
+fn bestmove_and_ponder_are_the_last_printed_line() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    // Node limits stop a search inside an iteration: the answer is still the line printed.
+    for (position, nodes) in [
+        ("startpos", 700),
+        ("startpos", 3000),
+        ("startpos moves e2e4", 1500),
+        ("startpos moves d2d4 d7d5", 20000),
+    ] {
+        e.send(&format!("position {position}"));
+        e.send(&format!("go nodes {nodes}"));
+        let (line, before) = e.expect_prefix(T, "bestmove");
+        let pv: Vec<&str> = before
+            .iter()
+            .rev()
+            .find_map(|l| l.split_once(" pv ").map(|(_, pv)| pv))
+            .expect("an info line with a pv")
+            .split_whitespace()
+            .collect();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(
+            words.get(1),
+            pv.first(),
+            "{position}: {line} after pv {pv:?}"
+        );
+        assert_eq!(
+            words.get(3),
+            pv.get(1),
+            "{position}: {line} after pv {pv:?}"
+        );
+    }
+}
