@@ -535,10 +535,11 @@ fn bestmove_and_ponder_are_the_last_printed_line() {
     handshake(&mut e);
     // Node limits stop a search inside an iteration: the answer is still the line printed.
     for (position, nodes) in [
-        ("startpos", 700),
-        ("startpos", 3000),
-        ("startpos moves e2e4", 1500),
-        ("startpos moves d2d4 d7d5", 20000),
+        // Each of these answered with another move or ponder move than its last PV before.
+        ("startpos", 12000),
+        ("startpos moves e2e4", 4000),
+        ("startpos moves d2d4 d7d5", 1000),
+        ("startpos moves d2d4 d7d5", 12000),
     ] {
         e.send(&format!("position {position}"));
         e.send(&format!("go nodes {nodes}"));
