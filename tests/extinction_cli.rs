@@ -374,3 +374,62 @@ fn every_subcommand_survives_a_closed_output_pipe() {
         .contains("pub const TUNED_WEIGHTS"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The JSON text of `key`'s value in a one-line object, up to the next top-level field.
+fn json_value<'a>(line: &'a str, key: &str) -> &'a str {
+    let start = line
+        .find(&format!("\"{key}\":"))
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+        + key.len()
+        + 3;
+    let rest = &line[start..];
+    let mut depth = 0;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '[' | '{' => depth += 1,
+            ']' | '}' if depth > 0 => depth -= 1,
+            ',' | '}' if depth == 0 => return &rest[..i],
+            _ => {}
+        }
+    }
+    rest
+}
+
+#[test]
+fn analyze_result_is_the_last_reported_line() {
+    // A node limit stops the search inside an iteration: the answer is still the line of
+    // the last completed one, the same as the last info line.
+    for nodes in ["1", "700", "5000"] {
+        let (ok, out, err) = run(&["analyze", "--nodes", nodes, "--json"]);
+        assert!(ok, "{err}");
+        let info = out
+            .lines()
+            .rfind(|l| l.contains("\"type\":\"info\""))
+            .expect("an info line");
+        let result = out
+            .lines()
+            .find(|l| l.contains("\"type\":\"result\""))
+            .expect("a result line");
+        for key in ["score", "depth", "pv_san"] {
+            assert_eq!(
+                json_value(info, key),
+                json_value(result, key),
+                "nodes {nodes}: {key}\n{info}\n{result}"
+            );
+        }
+    }
+}
+
+#[test]
+fn analyze_depth_zero_searches_depth_one() {
+    let (ok, out, err) = run(&["analyze", "--depth", "0", "--json"]);
+    assert!(ok, "{err}");
+    let result = out
+        .lines()
+        .find(|l| l.contains("\"type\":\"result\""))
+        .expect("a result line");
+    assert_eq!(json_value(result, "depth"), "1", "{result}");
+    assert!(json_value(result, "score").contains("cp"), "{result}");
+    let nodes: u64 = json_value(result, "nodes").parse().expect("nodes");
+    assert!(nodes > 0, "{result}");
+}

@@ -388,3 +388,179 @@ fn fairy_stockfish_agrees_on_the_sample_game_loss() {
     );
     assert!(final_score(&ours_lines).starts_with("mate -"));
 }
+
+/// Issue 11's position: White's queen on d4 is attacked by e5xd4, and losing it loses the game.
+const QUEEN_EN_PRISE: &str = "rnbqkbnr/ppp2ppp/3p4/4p3/3Q4/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1";
+
+/// Whether the side to move loses on the spot after `m` (the opponent captures a last piece).
+fn loses_at_once(pos: &Position, m: variant_engines::extinction::Move) -> bool {
+    let mut after = pos.clone();
+    after.do_move(m);
+    legal_moves(&after)
+        .into_iter()
+        .any(|reply| after.winner_after(reply) == Some(after.turn()))
+}
+
+#[test]
+fn the_smallest_budgets_still_search_before_moving() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    let pos = Position::from_fen(QUEEN_EN_PRISE).expect("fen");
+    for go in [
+        "go wtime 100 btime 100",
+        "go wtime 0 btime 0",
+        "go wtime 1 btime 1 movestogo 1",
+        "go depth 0",
+        "go movetime 0",
+        "go nodes 1",
+    ] {
+        e.send(&format!("position fen {QUEEN_EN_PRISE}"));
+        e.send(go);
+        let (line, before) = e.expect_prefix(T, "bestmove");
+        assert!(
+            before.iter().any(|l| l.starts_with("info depth")),
+            "'{go}' moved without a search: {before:?} {line}"
+        );
+        let m = parse_uci(&pos, bestmove(&line)).expect("legal bestmove");
+        assert!(!loses_at_once(&pos, m), "'{go}' blundered: {line}");
+    }
+}
+
+#[test]
+fn every_go_gets_exactly_one_bestmove_even_a_broken_one() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    let start = Position::startpos();
+    for go in [
+        "go depth -1",
+        "go banana",
+        "go depth 2 garbage",
+        "go wtime 1000.5 btime 1000.5",
+        "go wtime 99999999999999999999 btime 99999999999999999999",
+        "go depth",
+        "go searchmoves e2e5 zz",
+    ] {
+        e.send("position startpos");
+        e.send(go);
+        let (line, before) = e.expect_prefix(T, "bestmove");
+        assert!(
+            before.iter().any(|l| l.starts_with("info string error")),
+            "no error for '{go}': {before:?}"
+        );
+        parse_uci(&start, bestmove(&line)).expect("legal bestmove");
+        e.send("isready");
+        let (_, after) = e.expect_prefix(T, "readyok");
+        assert!(
+            after.iter().all(|l| !l.starts_with("bestmove")),
+            "'{go}' answered twice: {after:?}"
+        );
+    }
+    // The valid part of a go still applies: only the named legal moves are searched.
+    e.send("position startpos");
+    e.send("go depth 3 searchmoves a2a3 zz");
+    let (line, before) = e.expect_prefix(T, "bestmove");
+    assert_eq!(bestmove(&line), "a2a3", "{before:?}");
+    // A go during a search answers the running one first, then its own.
+    e.send("go infinite");
+    e.send("go depth 1");
+    e.expect_prefix(T, "bestmove");
+    e.expect_prefix(T, "bestmove");
+    e.send("isready");
+    let (_, after) = e.expect_prefix(T, "readyok");
+    assert!(
+        after.iter().all(|l| !l.starts_with("bestmove")),
+        "{after:?}"
+    );
+}
+
+#[test]
+fn go_perft_leaves_the_engine_listening() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    e.send("position startpos");
+    e.send("go perft 2");
+    let (line, rows) = e.expect_prefix(T, "Nodes searched");
+    assert_eq!(line, "Nodes searched: 400");
+    assert_eq!(rows.len(), 20, "{rows:?}");
+    e.send("go perft 99");
+    std::thread::sleep(Duration::from_millis(100));
+    let asked = Instant::now();
+    e.send("isready");
+    e.expect_prefix(Duration::from_secs(2), "readyok");
+    e.send("stop");
+    e.expect_prefix(Duration::from_secs(2), "info string perft stopped");
+    e.send("go perft 99");
+    e.send("quit");
+    assert!(
+        e.wait(Duration::from_secs(3))
+            .expect("quit during perft")
+            .success(),
+        "after {:?}",
+        asked.elapsed()
+    );
+}
+
+#[test]
+fn movetime_is_the_time_to_use_whatever_the_move_overhead() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    // The default Move Overhead (50 ms) protects clocks, not a fixed move time.
+    e.send("position startpos");
+    e.send("go movetime 150");
+    let sent = Instant::now();
+    let (_, before) = e.expect_prefix(T, "bestmove");
+    let took = sent.elapsed();
+    let last_info_ms: u64 = before
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "time")?;
+            words.get(at + 1)?.parse().ok()
+        })
+        .expect("an info line with a time");
+    // It searched most of the 150 ms (the reply slack is a few ms, not 50)...
+    assert!(
+        took >= Duration::from_millis(140),
+        "answered after {took:?}"
+    );
+    assert!(last_info_ms <= 150, "last report at {last_info_ms} ms");
+    // ...and did not overrun it by much (generous: the machine may be loaded).
+    assert!(took < Duration::from_millis(600), "answered after {took:?}");
+}
+
+#[test]
+fn bestmove_and_ponder_are_the_last_printed_line() {
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    // Node limits stop a search inside an iteration: the answer is still the line printed.
+    for (position, nodes) in [
+        // Each of these answered with another move or ponder move than its last PV before.
+        ("startpos", 12000),
+        ("startpos moves e2e4", 4000),
+        ("startpos moves d2d4 d7d5", 1000),
+        ("startpos moves d2d4 d7d5", 12000),
+    ] {
+        e.send(&format!("position {position}"));
+        e.send(&format!("go nodes {nodes}"));
+        let (line, before) = e.expect_prefix(T, "bestmove");
+        let pv: Vec<&str> = before
+            .iter()
+            .rev()
+            .find_map(|l| l.split_once(" pv ").map(|(_, pv)| pv))
+            .expect("an info line with a pv")
+            .split_whitespace()
+            .collect();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(
+            words.get(1),
+            pv.first(),
+            "{position}: {line} after pv {pv:?}"
+        );
+        assert_eq!(
+            words.get(3),
+            pv.get(1),
+            "{position}: {line} after pv {pv:?}"
+        );
+    }
+}

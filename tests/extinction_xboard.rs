@@ -253,3 +253,223 @@ fn highlight_undo_remove_memory_cores_options() {
     assert!(game.play(parse_uci(game.position(), line.trim_start_matches("move ")).expect("legal")));
     assert!(e.close_and_wait(T).expect("exits").success());
 }
+
+/// The engine's side after `new`, `variant extinction`, `post` and the commands in `setup`.
+fn new_game(e: &mut EngineProcess, setup: &[&str]) {
+    e.send("new");
+    e.send("variant extinction");
+    for line in setup {
+        e.send(line);
+    }
+    ping(e, 100);
+}
+
+#[test]
+fn a_level_without_time_commands_uses_the_level_clock() {
+    let mut e = start();
+    // One second for the whole game: the first move must come well within it (it took
+    // 5 s, a fixed default, before).
+    new_game(&mut e, &["level 0 0:01 0"]);
+    let sent = std::time::Instant::now();
+    e.send("usermove e2e4");
+    e.expect_prefix(T, "move ");
+    let took = sent.elapsed();
+    assert!(took < Duration::from_millis(1500), "thought {took:?}");
+}
+
+#[test]
+fn go_in_a_finished_position_claims_the_result() {
+    let mut e = start();
+    // White has no queen left: Black has already won.
+    new_game(
+        &mut e,
+        &[
+            "force",
+            "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1",
+        ],
+    );
+    e.send("go");
+    let (line, _) = e.expect(T, "a result claim", |l| l.contains('{'));
+    assert!(line.starts_with("0-1 {"), "{line}");
+}
+
+#[test]
+fn usermove_is_one_move_and_never_the_engines() {
+    let mut e = start();
+    new_game(&mut e, &["force"]);
+    e.send("usermove e2e4 e7e5");
+    assert!(ping(&mut e, 1).iter().any(|l| l.starts_with("Error")));
+    // Nothing was played: e2e4 is still White's move to make.
+    e.send("usermove e2e4");
+    let lines = ping(&mut e, 2);
+    assert!(lines.iter().all(|l| !l.starts_with("Illegal")), "{lines:?}");
+
+    // While the engine thinks on its own move (White), a usermove is refused and changes
+    // nothing: the engine's move that follows is a legal White move of the start position.
+    new_game(&mut e, &["st 1"]);
+    e.send("go");
+    e.send("usermove d2d4");
+    let (error, _) = e.expect_prefix(T, "Error");
+    assert!(error.contains("usermove d2d4"), "{error}");
+    let (line, _) = e.expect_prefix(T, "move ");
+    let m = parse_uci(&Position::startpos(), line.trim_start_matches("move ")).expect("legal");
+    assert!(legal_moves(&Position::startpos()).contains(&m));
+    e.send("quit");
+    assert!(e.wait(T).expect("exits").success());
+}
+
+/// Depth and PV of a thinking-output line (`depth score time nodes pv...`).
+fn thinking(line: &str) -> Option<(u32, u64, Vec<String>)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let depth = words.first()?.parse().ok()?;
+    let nodes = words.get(3)?.parse().ok()?;
+    Some((
+        depth,
+        nodes,
+        words[4..].iter().map(|w| w.to_string()).collect(),
+    ))
+}
+
+/// Play the engine's move after `user`; returns the move, its expected reply and how long the
+/// engine took.
+fn engine_reply(e: &mut EngineProcess, user: &str) -> (String, Option<String>, Duration) {
+    let sent = std::time::Instant::now();
+    e.send(&format!("usermove {user}"));
+    let (line, before) = e.expect_prefix(T, "move ");
+    let took = sent.elapsed();
+    let pv = before.iter().rev().find_map(|l| thinking(l)).map(|t| t.2);
+    let played = line.trim_start_matches("move ").to_string();
+    let expected = pv.and_then(|pv| {
+        assert_eq!(pv.first(), Some(&played), "move is not the PV's first");
+        pv.get(1).cloned()
+    });
+    (played, expected, took)
+}
+
+#[test]
+fn pondering_thinks_on_the_opponents_time() {
+    let mut e = start();
+    let mut game = Game::new(Position::startpos());
+    let play = |game: &mut Game, text: &str| {
+        let m = parse_uci(game.position(), text).expect("legal move");
+        assert!(game.play(m));
+    };
+    // 30 s for the game, no time commands: under a second for a move thought from scratch.
+    new_game(&mut e, &["hard", "post", "level 0 0:30 0"]);
+    play(&mut game, "e2e4");
+    let (reply, expected, fresh) = engine_reply(&mut e, "e2e4");
+    play(&mut game, &reply);
+    let expected = expected.expect("a ponder move");
+    // While we wait, it ponders: thinking lines with growing node counts, and ping is
+    // answered at once without stopping it.
+    std::thread::sleep(Duration::from_millis(1500));
+    let pondering: Vec<u64> = e
+        .drain(Duration::from_millis(100))
+        .iter()
+        .filter_map(|l| thinking(l).map(|t| t.1))
+        .collect();
+    assert!(
+        pondering.len() >= 2 && pondering.windows(2).all(|w| w[0] < w[1]),
+        "no pondering: {pondering:?}"
+    );
+    let lines = ping(&mut e, 7);
+    assert!(lines.iter().all(|l| !l.starts_with("move ")), "{lines:?}");
+    // The expected reply: it pondered longer than a move's share, so it answers at once,
+    // continuing the same search (no new depth-1 iteration).
+    play(&mut game, &expected);
+    let sent = std::time::Instant::now();
+    e.send(&format!("usermove {expected}"));
+    let (line, before) = e.expect_prefix(T, "move ");
+    let ponder_hit = sent.elapsed();
+    assert!(
+        ponder_hit * 3 < fresh,
+        "ponder hit took {ponder_hit:?}, a fresh search {fresh:?}"
+    );
+    assert!(
+        before.iter().filter_map(|l| thinking(l)).all(|t| t.0 > 1),
+        "ponder hit searched afresh: {before:?}"
+    );
+    play(&mut game, line.trim_start_matches("move "));
+    // A different reply: the ponder search is dropped and a fresh one starts at depth 1.
+    std::thread::sleep(Duration::from_millis(300));
+    e.drain(Duration::from_millis(50));
+    // What it ponders on now: the reply in the PV of its last move.
+    let last_move_at = e
+        .transcript
+        .iter()
+        .rposition(|l| l.starts_with("move "))
+        .expect("a move");
+    let expected_next = e.transcript[..last_move_at]
+        .iter()
+        .rev()
+        .find_map(|l| thinking(l))
+        .and_then(|t| t.2.get(1).cloned());
+    let unexpected = legal_moves(game.position())
+        .into_iter()
+        .map(|m| m.to_string())
+        .find(|m| Some(m) != expected_next.as_ref())
+        .expect("a legal move");
+    e.send(&format!("usermove {unexpected}"));
+    let (_, before) = e.expect_prefix(T, "move ");
+    let first = before
+        .iter()
+        .find_map(|l| thinking(l))
+        .expect("thinking output");
+    assert_eq!(first.0, 1, "not a fresh search: {before:?}");
+    // A ping while it thinks on its own move is answered after the move.
+    play(&mut game, &unexpected);
+    e.send("easy");
+    e.send("force");
+    e.send("st 0.5");
+    let own = legal_moves(game.position())[0].to_string();
+    e.send(&format!("usermove {own}"));
+    e.send("go");
+    e.send("ping 9");
+    let (_, before) = e.expect(T, "pong 9", |l| l == "pong 9");
+    assert!(
+        before.iter().any(|l| l.starts_with("move ")),
+        "pong before the move: {before:?}"
+    );
+    e.send("quit");
+    assert!(e.wait(T).expect("exits").success());
+}
+
+#[test]
+fn status_request_in_analysis_gets_stat01() {
+    let mut e = start();
+    new_game(&mut e, &["force", "post", "analyze"]);
+    std::thread::sleep(Duration::from_millis(200));
+    e.send(".");
+    let (line, _) = e.expect_prefix(T, "stat01:");
+    let fields: Vec<u64> = line
+        .trim_start_matches("stat01:")
+        .split_whitespace()
+        .take(5)
+        .map(|w| w.parse().expect("number"))
+        .collect();
+    let [_centis, nodes, depth, left, total] = fields[..] else {
+        panic!("{line}")
+    };
+    assert!(
+        nodes > 0 && depth >= 1 && left <= total && total == 20,
+        "{line}"
+    );
+    e.send("exit");
+    e.send("quit");
+    assert!(e.wait(T).expect("exits").success());
+}
+
+#[test]
+fn thirty_milliseconds_on_the_clock_still_searches_before_moving() {
+    let mut e = start();
+    // Issue 11: with 3 centiseconds left, the engine moved without searching.
+    new_game(&mut e, &["post", "level 0 1 0", "time 3", "otim 3"]);
+    e.send("go");
+    let (line, before) = e.expect_prefix(T, "move ");
+    assert!(
+        before.iter().any(|l| thinking(l).is_some_and(|t| t.0 >= 1)),
+        "moved without a search: {before:?} {line}"
+    );
+    e.send("quit");
+    assert!(e.wait(T).expect("exits").success());
+}

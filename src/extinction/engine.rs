@@ -3,10 +3,12 @@
 //! can be stopped within milliseconds. The protocols start searches here and hear back through
 //! a callback; the tools run one blocking search at a time through the same path.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use super::rules::Game;
+use super::rules::{divide_until, Game, Move};
+use super::search::progress::ProgressReport;
 use super::search::timeman::{Limits, SearchClock, Signals};
 use super::search::tt::TranspositionTable;
 use super::search::{search_threads, SearchInfo, SearchOptions, SearchResult, SEARCH_STACK_BYTES};
@@ -61,6 +63,15 @@ pub type Reporter = Box<dyn FnMut(&SearchInfo) + Send>;
 /// Called on the search thread with a search's id once its result can be collected.
 type DoneCallback = Arc<dyn Fn(u64) + Send + Sync>;
 
+/// Called on the perft thread with the per-move counts, or `None` when stopped first.
+pub type PerftDone = Box<dyn FnOnce(Option<Vec<(Move, u64)>>) + Send>;
+
+/// A `go perft` counting on its own thread, so the protocol keeps reading input meanwhile.
+struct RunningPerft {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
 struct RunningSearch {
     id: u64,
     clock: Arc<SearchClock>,
@@ -73,6 +84,7 @@ pub struct Engine {
     pub options: EngineOptions,
     tt: Arc<TranspositionTable>,
     running: Option<RunningSearch>,
+    perft: Option<RunningPerft>,
     next_id: u64,
     on_done: Option<DoneCallback>,
 }
@@ -85,6 +97,7 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
             running: None,
+            perft: None,
             next_id: 1,
             on_done: None,
         }
@@ -115,9 +128,21 @@ impl Engine {
         self.running.is_some()
     }
 
+    /// Whether a search is still thinking (started and not yet ended by itself or a stop).
+    pub fn is_thinking(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
     /// Id of the running search, if any.
     pub fn running_id(&self) -> Option<u64> {
         self.running.as_ref().map(|r| r.id)
+    }
+
+    /// How far the running search has come (time, nodes, iteration), if one runs.
+    pub fn progress(&self) -> Option<ProgressReport> {
+        self.running.as_ref().map(|r| r.clock.progress_report())
     }
 
     /// Start searching the game's current position on a new thread; returns the search id
@@ -197,7 +222,8 @@ impl Engine {
         }
     }
 
-    /// The opponent played the pondered move: switch the running search to normal timing.
+    /// The opponent played the pondered move: switch the running search to normal timing (the
+    /// time it spent pondering counts as used).
     pub fn ponderhit(&self) {
         if let Some(r) = &self.running {
             r.clock.ponderhit();
@@ -220,9 +246,39 @@ impl Engine {
         running.handle.join().ok()
     }
 
-    /// Stop the running search, wait for it, and drop its result.
+    /// Stop the running search or perft, wait for it, and drop its result.
     pub fn abort(&mut self) {
         let _ = self.stop_and_wait();
+        self.stop_perft();
+    }
+
+    /// Count the leaf nodes `depth` plies below the game's position, per root move, on a
+    /// thread of its own (stopping any search first); `done` hears the counts.
+    pub fn start_perft(&mut self, game: &Game, depth: u32, done: PerftDone) {
+        self.abort();
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread_stop = Arc::clone(&stop);
+        let mut pos = game.position().clone();
+        let spawned = std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(move || done(divide_until(&mut pos, depth, &thread_stop)));
+        match spawned {
+            Ok(handle) => self.perft = Some(RunningPerft { stop, handle }),
+            Err(e) => log::error!("cannot start perft thread: {e}"),
+        }
+    }
+
+    /// Whether a perft is still counting.
+    pub fn is_counting(&self) -> bool {
+        self.perft.as_ref().is_some_and(|p| !p.handle.is_finished())
+    }
+
+    /// Stop a running perft (its `done` hears `None`) and wait for its thread.
+    pub fn stop_perft(&mut self) {
+        if let Some(perft) = self.perft.take() {
+            perft.stop.store(true, Ordering::SeqCst);
+            let _ = perft.handle.join();
+        }
     }
 
     /// Shared transposition table (for `hashfull` and tests).

@@ -43,6 +43,11 @@ impl EngineProcess {
         }
     }
 
+    /// The process id (for reading its memory use from /proc).
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Send one line.
     pub fn send(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("stdin open");

@@ -45,16 +45,22 @@ pub fn run(protocol: Option<Protocol>) -> Result<(), String> {
     Ok(())
 }
 
-/// The first non-empty input line, trimmed; `None` if input ends first.
+/// The first non-empty input line, trimmed; `None` if input ends first. Bytes that are not
+/// UTF-8 become U+FFFD (the line is then answered as an unknown command, as later lines are),
+/// instead of ending the session silently.
 fn read_first_line() -> Option<String> {
     let stdin = std::io::stdin();
-    let mut line = String::new();
+    let mut line = Vec::new();
     loop {
         line.clear();
-        match stdin.lock().read_line(&mut line) {
+        match stdin.lock().read_until(b'\n', &mut line) {
             Ok(0) | Err(_) => return None,
-            Ok(_) if line.trim().is_empty() => continue,
-            Ok(_) => return Some(line.trim().to_string()),
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&line).trim().to_string();
+                if !text.is_empty() {
+                    return Some(text);
+                }
+            }
         }
     }
 }

@@ -5,10 +5,10 @@ use super::detect::Protocol;
 use super::options::{set_option, OptionError, OPTIONS};
 use super::output::say;
 use super::session::{Frontend, Session};
-use super::uci_parser::{Go, StartPosition, UciCommand};
+use super::uci_parser::{Go, StartPosition, UciCommand, FALLBACK_MOVE_TIME_MS};
 use crate::extinction::engine::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::extinction::eval::evaluate;
-use crate::extinction::rules::{board_diagram, divide, parse_uci, Game, Position};
+use crate::extinction::rules::{board_diagram, parse_uci, Game, Position};
 use crate::extinction::search::{mate_moves, ScoreBound, SearchInfo, SearchOptions, SearchResult};
 
 /// `score cp N` / `score mate N` text for a search score.
@@ -111,25 +111,26 @@ fn set_position(session: &mut Session, start: &StartPosition, moves: &[String]) 
 
 fn go(session: &mut Session, go: Go) {
     if session.engine.is_searching() {
-        error("already searching; send stop first");
-        return;
+        // Every `go` gets its own bestmove: the running search answers first.
+        error("go while searching; the running search is stopped first");
+        finish_running_search(session);
+    }
+    for problem in &go.errors {
+        error(&problem.to_string());
     }
     if let Some(depth) = go.perft {
-        let rows = divide(&mut session.game.position().clone(), depth.min(8));
-        for (m, n) in &rows {
-            say(&format!("{m}: {n}"));
-        }
-        say(&format!(
-            "Nodes searched: {}",
-            rows.iter().map(|r| r.1).sum::<u64>()
-        ));
+        start_perft(session, depth);
         return;
     }
     if let Some(outcome) = session.game.outcome() {
         say(&format!("info string game over: {outcome}"));
     }
-    for rejected in &go.rejected_searchmoves {
-        error(&format!("searchmoves: {rejected}"));
+    let limits = go.limits_to_search();
+    if limits != go.limits {
+        error(&format!(
+            "no usable limit left in this go; searching {} ms",
+            FALLBACK_MOVE_TIME_MS
+        ));
     }
     let options = SearchOptions {
         multipv: session.engine.options.multipv,
@@ -137,7 +138,7 @@ fn go(session: &mut Session, go: Go) {
     };
     session.engine.start(
         &session.game,
-        go.limits,
+        limits,
         options,
         Some(Box::new(|info| say(&info_line(info)))),
     );
@@ -145,6 +146,35 @@ fn go(session: &mut Session, go: Go) {
         error("could not start the search");
         say("bestmove 0000");
     }
+}
+
+/// Deepest `go perft` counted (deeper ones would run for days).
+const MAX_PERFT_DEPTH: u32 = 8;
+
+/// `go perft N`: count on the engine's perft thread; the rows and total arrive when done,
+/// while `isready`, `stop` and `quit` are still answered.
+fn start_perft(session: &mut Session, depth: u32) {
+    if depth > MAX_PERFT_DEPTH {
+        error(&format!(
+            "go perft: depth {depth} is too deep; counting depth {MAX_PERFT_DEPTH}"
+        ));
+    }
+    session.engine.start_perft(
+        &session.game,
+        depth.min(MAX_PERFT_DEPTH),
+        Box::new(|rows| match rows {
+            Some(rows) => {
+                for (m, n) in &rows {
+                    say(&format!("{m}: {n}"));
+                }
+                say(&format!(
+                    "Nodes searched: {}",
+                    rows.iter().map(|r| r.1).sum::<u64>()
+                ));
+            }
+            None => say("info string perft stopped"),
+        }),
+    );
 }
 
 impl Frontend for Uci {
@@ -177,9 +207,13 @@ impl Frontend for Uci {
                 set_position(session, &start, &moves);
             }
             UciCommand::Go(command) => go(session, command),
-            UciCommand::Stop => finish_running_search(session),
+            UciCommand::Stop => {
+                session.engine.stop_perft();
+                finish_running_search(session);
+            }
             UciCommand::PonderHit => session.engine.ponderhit(),
             UciCommand::Quit => {
+                session.engine.stop_perft();
                 finish_running_search(session);
                 return false;
             }

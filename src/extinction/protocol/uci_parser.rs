@@ -15,17 +15,83 @@ pub enum StartPosition {
     Fen(String),
 }
 
-/// A `go` command, read against the position it is for.
+/// A `go` command, read against the position it is for. Parts that cannot be read are left
+/// out and listed in `errors`; the rest still applies, so every `go` still gets its search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
     /// The clock's limits for the side to move (its own `wtime`/`winc` or `btime`/`binc`).
     pub limits: Limits,
     /// `searchmoves` that are legal here (empty: search every move).
     pub searchmoves: Vec<Move>,
-    /// `searchmoves` that are not legal here, ignored; each one deserves an error line.
-    pub rejected_searchmoves: Vec<MoveError>,
     /// `go perft N`: count leaf nodes instead of searching.
     pub perft: Option<u32>,
+    /// What could not be read, in order; each one deserves an error line.
+    pub errors: Vec<GoError>,
+}
+
+/// Milliseconds a `go` searches when its only limits could not be read: a GUI that sent a
+/// broken `go` still waits for a move, so it gets one soon instead of never.
+pub const FALLBACK_MOVE_TIME_MS: u64 = 1000;
+
+impl Go {
+    /// Whether anything in this `go` ends the search, or says it must wait for `stop` or
+    /// `ponderhit` (a bare `go` is an infinite search, as in other engines).
+    fn has_limit(&self) -> bool {
+        let l = &self.limits;
+        l.time_left_ms.is_some()
+            || l.move_time_ms.is_some()
+            || l.depth.is_some()
+            || l.nodes.is_some()
+            || l.mate.is_some()
+            || l.infinite
+            || l.ponder
+    }
+
+    /// The limits to search under: the ones read, or [`FALLBACK_MOVE_TIME_MS`] when errors
+    /// left none (so `go depth -1` or `go banana` are answered in a second, not never).
+    pub fn limits_to_search(&self) -> Limits {
+        let mut limits = self.limits.clone();
+        if !self.errors.is_empty() && !self.has_limit() {
+            limits.move_time_ms = Some(FALLBACK_MOVE_TIME_MS);
+        }
+        limits
+    }
+}
+
+/// A part of a `go` command that could not be read (and is ignored).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoError {
+    /// A keyword without its value.
+    MissingValue(String),
+    /// A keyword whose value is not a number in its range.
+    BadValue {
+        /// The keyword (`depth`, `wtime`, ...).
+        keyword: String,
+        /// The text sent as its value.
+        value: String,
+    },
+    /// A word that is no `go` parameter.
+    UnknownParameter(String),
+    /// A `searchmoves` entry that is no legal move here.
+    SearchMove(MoveError),
+    /// `searchmoves` named no legal move: every move is searched.
+    NoSearchMoves,
+}
+
+impl std::fmt::Display for GoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GoError::MissingValue(keyword) => write!(f, "go {keyword}: missing value; ignored"),
+            GoError::BadValue { keyword, value } => {
+                write!(f, "go {keyword}: bad value '{value}'; ignored")
+            }
+            GoError::UnknownParameter(word) => write!(f, "go: unknown parameter '{word}'; ignored"),
+            GoError::SearchMove(e) => write!(f, "searchmoves: {e}; ignored"),
+            GoError::NoSearchMoves => {
+                write!(f, "searchmoves: no legal move given; searching every move")
+            }
+        }
+    }
 }
 
 /// One line of UCI input.
@@ -75,69 +141,95 @@ pub enum UciCommand {
     Malformed(String),
 }
 
-fn parse_number<T: std::str::FromStr>(keyword: &str, token: Option<&str>) -> Result<T, String> {
-    let text = token.ok_or_else(|| format!("go {keyword}: missing value"))?;
-    text.parse::<T>()
-        .map_err(|_| format!("go {keyword}: bad value '{text}'"))
+/// The value after `keyword`: `Ok(None)` when it is missing (the next token, if any, is then
+/// read as a keyword again), an error when it is no `T`.
+fn parse_number<T: std::str::FromStr>(
+    keyword: &str,
+    token: Option<&str>,
+) -> Result<Option<T>, GoError> {
+    let Some(text) = token else {
+        return Ok(None);
+    };
+    text.parse::<T>().map(Some).map_err(|_| GoError::BadValue {
+        keyword: keyword.to_string(),
+        value: text.to_string(),
+    })
 }
 
 /// Times may arrive negative from some GUIs when the clock has run out: clamp to zero.
-fn parse_time(keyword: &str, token: Option<&str>) -> Result<u64, String> {
-    let value: i64 = parse_number(keyword, token)?;
-    Ok(value.max(0) as u64)
+fn parse_time(keyword: &str, token: Option<&str>) -> Result<Option<u64>, GoError> {
+    Ok(parse_number::<i64>(keyword, token)?.map(|value| value.max(0) as u64))
 }
 
-fn parse_go(tokens: &[&str], pos: &Position) -> Result<Go, String> {
+fn parse_go(tokens: &[&str], pos: &Position) -> Go {
     let mut go = Go::default();
-    let limits = &mut go.limits;
     let ours = |keyword: &str| (keyword.starts_with('w')) == (pos.turn() == Color::White);
     let mut i = 0;
     while i < tokens.len() {
         let keyword = tokens[i];
-        let value = tokens.get(i + 1).copied();
-        i += 2;
+        i += 1;
         match keyword {
-            "wtime" | "btime" => {
-                let time = parse_time(keyword, value)?;
-                if ours(keyword) {
-                    limits.time_left_ms = Some(time);
-                }
-            }
-            "winc" | "binc" => {
-                let increment = parse_time(keyword, value)?;
-                if ours(keyword) {
-                    limits.increment_ms = increment;
-                }
-            }
-            "movestogo" => limits.moves_to_go = Some(parse_number(keyword, value)?),
-            "depth" => limits.depth = Some(parse_number(keyword, value)?),
-            "nodes" => limits.nodes = Some(parse_number(keyword, value)?),
-            "mate" => limits.mate = Some(parse_number(keyword, value)?),
-            "movetime" => limits.move_time_ms = Some(parse_time(keyword, value)?),
-            "perft" => go.perft = Some(parse_number(keyword, value)?),
-            "infinite" => {
-                limits.infinite = true;
-                i -= 1;
-            }
-            "ponder" => {
-                limits.ponder = true;
-                i -= 1;
-            }
+            "infinite" => go.limits.infinite = true,
+            "ponder" => go.limits.ponder = true,
             "searchmoves" => {
-                i -= 1;
                 // searchmoves runs until the next keyword (UCI moves never clash with keywords).
+                let mut named = 0;
                 while i < tokens.len() && !is_go_keyword(tokens[i]) {
                     match parse_uci(pos, tokens[i]) {
                         Ok(m) => go.searchmoves.push(m),
-                        Err(e) => go.rejected_searchmoves.push(e),
+                        Err(e) => go.errors.push(GoError::SearchMove(e)),
                     }
+                    named += 1;
                     i += 1;
                 }
+                if named > 0 && go.searchmoves.is_empty() {
+                    go.errors.push(GoError::NoSearchMoves);
+                }
             }
-            other => return Err(format!("go: unknown parameter '{other}'")),
+            _ if is_go_keyword(keyword) => {
+                // A keyword's value is the next token unless that is a keyword itself.
+                let value = tokens.get(i).copied().filter(|t| !is_go_keyword(t));
+                if value.is_some() {
+                    i += 1;
+                }
+                if let Err(e) = read_value(&mut go, keyword, value, ours(keyword)) {
+                    go.errors.push(e);
+                }
+            }
+            other => go.errors.push(GoError::UnknownParameter(other.to_string())),
         }
     }
-    Ok(go)
+    go
+}
+
+/// Store `keyword`'s `value` in `go`; `ours` says whether a clock keyword is the mover's.
+fn read_value(go: &mut Go, keyword: &str, value: Option<&str>, ours: bool) -> Result<(), GoError> {
+    let limits = &mut go.limits;
+    let missing = || GoError::MissingValue(keyword.to_string());
+    match keyword {
+        "wtime" | "btime" => {
+            let time = parse_time(keyword, value)?.ok_or_else(missing)?;
+            if ours {
+                limits.time_left_ms = Some(time);
+            }
+        }
+        "winc" | "binc" => {
+            let increment = parse_time(keyword, value)?.ok_or_else(missing)?;
+            if ours {
+                limits.increment_ms = increment;
+            }
+        }
+        "movestogo" => {
+            limits.moves_to_go = Some(parse_number(keyword, value)?.ok_or_else(missing)?)
+        }
+        "depth" => limits.depth = Some(parse_number(keyword, value)?.ok_or_else(missing)?),
+        "nodes" => limits.nodes = Some(parse_number(keyword, value)?.ok_or_else(missing)?),
+        "mate" => limits.mate = Some(parse_number(keyword, value)?.ok_or_else(missing)?),
+        "movetime" => limits.move_time_ms = Some(parse_time(keyword, value)?.ok_or_else(missing)?),
+        "perft" => go.perft = Some(parse_number(keyword, value)?.ok_or_else(missing)?),
+        _ => return Err(GoError::UnknownParameter(keyword.to_string())),
+    }
+    Ok(())
 }
 
 fn is_go_keyword(token: &str) -> bool {
@@ -213,7 +305,7 @@ impl UciCommand {
             "debug" => Ok(UciCommand::Debug(args.first() == Some(&"on"))),
             "setoption" => parse_setoption(args),
             "position" => parse_position(args),
-            "go" => parse_go(args, pos).map(UciCommand::Go),
+            "go" => Ok(UciCommand::Go(parse_go(args, pos))),
             "stop" => Ok(UciCommand::Stop),
             "ponderhit" => Ok(UciCommand::PonderHit),
             "quit" => Ok(UciCommand::Quit),
@@ -319,8 +411,8 @@ mod tests {
         let legal = |text| parse_uci(&start, text).unwrap();
         assert_eq!(go.searchmoves, vec![legal("e2e4"), legal("d2d4")]);
         assert_eq!(
-            go.rejected_searchmoves,
-            vec![MoveError::Illegal("e2e5".into())]
+            go.errors,
+            vec![GoError::SearchMove(MoveError::Illegal("e2e5".into()))]
         );
         assert_eq!(go.limits.depth, Some(5));
         let UciCommand::Go(go) = parse("go perft 3") else {
@@ -329,11 +421,88 @@ mod tests {
         assert_eq!(go.perft, Some(3));
     }
 
+    fn go(line: &str) -> Go {
+        match parse(line) {
+            UciCommand::Go(go) => go,
+            other => panic!("'{line}' is not a go: {other:?}"),
+        }
+    }
+
+    fn bad(keyword: &str, value: &str) -> GoError {
+        GoError::BadValue {
+            keyword: keyword.into(),
+            value: value.into(),
+        }
+    }
+
     #[test]
-    fn go_errors() {
-        assert!(matches!(parse("go depth"), UciCommand::Malformed(_)));
-        assert!(matches!(parse("go depth x"), UciCommand::Malformed(_)));
-        assert!(matches!(parse("go sideways 3"), UciCommand::Malformed(_)));
+    fn go_errors_leave_out_only_the_bad_parts() {
+        let cases: [(&str, Vec<GoError>, Limits); 6] = [
+            (
+                "go depth",
+                vec![GoError::MissingValue("depth".into())],
+                Limits::default(),
+            ),
+            ("go depth -1", vec![bad("depth", "-1")], Limits::default()),
+            (
+                "go banana",
+                vec![GoError::UnknownParameter("banana".into())],
+                Limits::default(),
+            ),
+            (
+                "go depth 2 garbage",
+                vec![GoError::UnknownParameter("garbage".into())],
+                Limits::depth(2),
+            ),
+            (
+                "go wtime 1000.5 btime 7",
+                vec![bad("wtime", "1000.5")],
+                Limits::default(),
+            ),
+            (
+                "go wtime 99999999999999999999 depth movetime 30",
+                vec![
+                    bad("wtime", "99999999999999999999"),
+                    GoError::MissingValue("depth".into()),
+                ],
+                Limits {
+                    move_time_ms: Some(30),
+                    ..Limits::default()
+                },
+            ),
+        ];
+        for (line, errors, limits) in cases {
+            let go = go(line);
+            assert_eq!(go.errors, errors, "{line}");
+            assert_eq!(go.limits, limits, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_go_left_without_limits_by_its_errors_gets_the_fallback_time() {
+        let fallback = Limits {
+            move_time_ms: Some(FALLBACK_MOVE_TIME_MS),
+            ..Limits::default()
+        };
+        for line in ["go depth -1", "go banana", "go wtime 1000.5", "go nodes"] {
+            assert_eq!(go(line).limits_to_search(), fallback, "{line}");
+        }
+        // What was read still applies; a bare `go` stays an infinite search.
+        assert_eq!(
+            go("go depth 2 garbage").limits_to_search(),
+            Limits::depth(2)
+        );
+        assert_eq!(go("go").limits_to_search(), Limits::default());
+        assert!(go("go banana infinite").limits_to_search().infinite);
+    }
+
+    #[test]
+    fn searchmoves_without_a_legal_move_searches_every_move_and_says_so() {
+        let go = go("go searchmoves e2e5 zz depth 3");
+        assert!(go.searchmoves.is_empty());
+        assert_eq!(go.errors.last(), Some(&GoError::NoSearchMoves));
+        assert_eq!(go.errors.len(), 3);
+        assert_eq!(go.limits.depth, Some(3));
     }
 
     #[test]

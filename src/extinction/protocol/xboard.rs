@@ -10,7 +10,8 @@ use super::output::say;
 use super::session::{Frontend, Session};
 use super::xboard_parser::{Level, XboardCommand};
 use crate::extinction::engine::{Reporter, ENGINE_NAME};
-use crate::extinction::rules::{parse_uci, Game, MoveList, Position};
+use crate::extinction::rules::{parse_uci, Game, Move, MoveList, Position};
+use crate::extinction::search::progress::ProgressReport;
 use crate::extinction::search::timeman::Limits;
 use crate::extinction::search::{mate_moves, SearchInfo, SearchOptions, SearchResult};
 
@@ -36,6 +37,20 @@ pub fn thinking_line(info: &SearchInfo) -> String {
         info.time_ms / 10,
         info.nodes,
         pv.join(" ")
+    )
+}
+
+/// The `stat01` answer to `.` in analyse mode: `stat01: time nodes ply mvleft mvtot`.
+pub fn stat01_line(progress: &ProgressReport) -> String {
+    format!(
+        "stat01: {} {} {} {} {}",
+        progress.elapsed_ms / 10,
+        progress.nodes,
+        progress.depth,
+        progress
+            .root_moves
+            .saturating_sub(progress.root_moves_searched),
+        progress.root_moves
     )
 }
 
@@ -119,11 +134,13 @@ struct XboardClock {
 }
 
 impl XboardClock {
-    /// `level MPS BASE INC`: a new time control, which replaces a fixed time per move.
+    /// `level MPS BASE INC`: a new time control, which replaces a fixed time per move. The
+    /// clock starts full: until a `time` command says otherwise, the engine has BASE left.
     fn set_level(&mut self, level: Level) {
         self.moves_per_session = level.moves_per_session;
         self.limits.increment_ms = level.increment_ms;
         self.limits.move_time_ms = None;
+        self.limits.time_left_ms = Some(level.base_ms);
     }
 
     /// The limits for the engine's next move in `game`.
@@ -152,6 +169,8 @@ impl XboardClock {
 enum Purpose {
     /// Thinking about the engine's own move.
     Move,
+    /// Pondering: thinking on the opponent's time about the position after the expected reply.
+    Ponder(Move),
     /// Analyse mode: search until the position changes.
     Analysis,
 }
@@ -171,6 +190,8 @@ pub struct Xboard {
     purpose: Option<Purpose>,
     clock: XboardClock,
     game_over: bool,
+    /// `ping`s received while the engine thinks on its own move: answered after the move.
+    pending_pongs: Vec<String>,
 }
 
 impl Default for Xboard {
@@ -183,6 +204,7 @@ impl Default for Xboard {
             purpose: None,
             clock: XboardClock::default(),
             game_over: false,
+            pending_pongs: Vec::new(),
         }
     }
 }
@@ -192,10 +214,56 @@ impl Xboard {
     fn halt(&mut self, session: &mut Session) {
         session.engine.abort();
         self.purpose = None;
+        self.answer_pings();
+    }
+
+    /// Answer the `ping`s held back while the engine was thinking on its move.
+    fn answer_pings(&mut self) {
+        for n in self.pending_pongs.drain(..) {
+            say(&format!("pong {n}"));
+        }
+    }
+
+    /// `ping N`: answered at once, pondering included, except while the engine thinks on its
+    /// own move, when the `pong` must follow the move (CECP).
+    fn ping(&mut self, session: &Session, n: String) {
+        if self.purpose == Some(Purpose::Move) && session.engine.is_searching() {
+            self.pending_pongs.push(n);
+        } else {
+            say(&format!("pong {n}"));
+        }
+    }
+
+    /// After the engine's move: think on the opponent's time about the expected reply, when
+    /// pondering is on (`hard`) and the search expects one.
+    fn start_pondering(&mut self, session: &mut Session, expected: Option<Move>) {
+        let Some(expected) = expected else { return };
+        if !session.engine.options.ponder || self.force || self.analyzing {
+            return;
+        }
+        let mut after = session.game.clone();
+        if !after.play(expected) || after.outcome().is_some() {
+            return;
+        }
+        let mut limits = self.clock.limits_for(&after);
+        limits.ponder = true;
+        let options = SearchOptions {
+            multipv: 1,
+            searchmoves: Vec::new(),
+        };
+        session
+            .engine
+            .start(&after, limits, options, thinking_output(self.post));
+        self.purpose = Some(Purpose::Ponder(expected));
     }
 
     fn start_thinking(&mut self, session: &mut Session) {
-        if self.game_over || session.game.outcome().is_some() {
+        if session.game.outcome().is_some() {
+            // Nothing to search: say why instead of staying silent.
+            self.claim_result(session);
+            return;
+        }
+        if self.game_over {
             return;
         }
         let options = SearchOptions {
@@ -262,7 +330,11 @@ impl Xboard {
 
     fn user_move(&mut self, session: &mut Session, text: &str) {
         if self.purpose == Some(Purpose::Move) {
-            self.halt(session);
+            // The engine is thinking on its own move: a move now would be played for it.
+            say(&format!(
+                "Error (it is the engine's move; send ? or force first): usermove {text}"
+            ));
+            return;
         }
         let m = match parse_uci(session.game.position(), text) {
             Ok(m) => m,
@@ -271,7 +343,7 @@ impl Xboard {
                 return;
             }
         };
-        if self.game_over || !session.game.play(m) {
+        if self.game_over || !session.game.position().is_pseudo_legal(m) {
             let reason = if self.game_over {
                 "game is over"
             } else {
@@ -280,6 +352,18 @@ impl Xboard {
             say(&format!("Illegal move ({reason}): {text}"));
             return;
         }
+        if let Some(Purpose::Ponder(expected)) = self.purpose {
+            if expected == m && session.engine.is_thinking() {
+                // Ponder hit: the search already runs on this position; it goes on, on the
+                // clock now.
+                session.game.play(m);
+                self.purpose = Some(Purpose::Move);
+                session.engine.ponderhit();
+                return;
+            }
+            self.halt(session);
+        }
+        session.game.play(m);
         if self.claim_result(session) {
             if self.analyzing {
                 self.halt(session);
@@ -345,7 +429,9 @@ impl Frontend for Xboard {
             XboardCommand::Go => {
                 self.force = false;
                 self.engine_color = session.game.position().turn();
-                if !session.engine.is_searching() {
+                if self.purpose != Some(Purpose::Move) {
+                    // Pondering or analysing stops: the engine now thinks on its own move.
+                    self.halt(session);
                     self.start_thinking(session);
                 }
             }
@@ -373,7 +459,7 @@ impl Frontend for Xboard {
                     session.engine.stop();
                 }
             }
-            XboardCommand::Ping(n) => say(&format!("pong {n}")),
+            XboardCommand::Ping(n) => self.ping(session, n),
             XboardCommand::Draw | XboardCommand::Hint => {}
             XboardCommand::Result(_) => {
                 self.halt(session);
@@ -383,7 +469,12 @@ impl Frontend for Xboard {
             XboardCommand::Undo => self.take_back(session, 1),
             XboardCommand::Remove => self.take_back(session, 2),
             XboardCommand::Hard => session.engine.options.ponder = true,
-            XboardCommand::Easy => session.engine.options.ponder = false,
+            XboardCommand::Easy => {
+                session.engine.options.ponder = false;
+                if matches!(self.purpose, Some(Purpose::Ponder(_))) {
+                    self.halt(session);
+                }
+            }
             XboardCommand::Post => self.post = true,
             XboardCommand::NoPost => self.post = false,
             XboardCommand::Analyze => {
@@ -394,7 +485,13 @@ impl Frontend for Xboard {
                 self.analyzing = false;
                 self.halt(session);
             }
-            XboardCommand::Status => {}
+            XboardCommand::Status => {
+                if self.purpose == Some(Purpose::Analysis) {
+                    if let Some(progress) = session.engine.progress() {
+                        say(&stat01_line(&progress));
+                    }
+                }
+            }
             XboardCommand::Memory(mb) => self.set_option(session, "Hash", Some(&mb.to_string())),
             XboardCommand::Cores(n) => {
                 self.set_option(session, "Threads", Some(&n.max(1).to_string()))
@@ -423,14 +520,19 @@ impl Frontend for Xboard {
         self.purpose = None;
         let Some(m) = result.best_move else {
             self.claim_result(session);
+            self.answer_pings();
             return;
         };
         if !session.game.play(m) {
             log::error!("search returned an illegal move {m}");
+            self.answer_pings();
             return;
         }
         say(&format!("move {m}"));
-        self.claim_result(session);
+        self.answer_pings();
+        if !self.claim_result(session) {
+            self.start_pondering(session, result.ponder_move);
+        }
     }
 }
 

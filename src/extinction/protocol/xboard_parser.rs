@@ -186,6 +186,9 @@ impl XboardCommand {
             "sd" => number("sd", args).map(XboardCommand::Depth),
             "time" => number("time", args).map(XboardCommand::Time),
             "otim" => number("otim", args).map(XboardCommand::OpponentTime),
+            "usermove" if args.len() > 1 => {
+                Err("usermove: one move per command; nothing played".into())
+            }
             "usermove" => one_arg("usermove", args).map(|m| XboardCommand::UserMove(m.to_string())),
             "?" => Ok(XboardCommand::MoveNow),
             "ping" => Ok(XboardCommand::Ping(rest.to_string())),
@@ -266,6 +269,11 @@ mod tests {
         );
         assert!(matches!(
             XboardCommand::parse("usermove"),
+            XboardCommand::Malformed(_)
+        ));
+        // Two moves in one command are refused whole, never half played.
+        assert!(matches!(
+            XboardCommand::parse("usermove e2e4 e7e5"),
             XboardCommand::Malformed(_)
         ));
     }

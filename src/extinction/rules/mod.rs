@@ -15,7 +15,7 @@ pub mod zobrist;
 pub use game::Game;
 pub use notation::{board_diagram, parse_san, parse_uci, san, FenError, MoveError};
 pub use outcome::Outcome;
-pub use perft::{divide, divide_parallel, perft, perft_threaded};
+pub use perft::{divide, divide_parallel, divide_until, perft, perft_threaded, perft_until};
 pub use pgn::{parse_pgn, parse_pgn_games, PgnError, PgnGame};
 pub use position::{Position, Undo};
 pub use types::{Move, MoveList, MAX_MOVES};

@@ -1,5 +1,7 @@
 //! Perft: counting leaf nodes of the move tree, the standard move-generator test.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use super::position::Position;
@@ -41,6 +43,44 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
+/// [`perft`] that gives up, returning `None`, soon after `stop` is set (checked at every node
+/// above the last ply, so a stop takes effect within microseconds).
+pub fn perft_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 1 {
+        return Some(perft(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut list = MoveList::new();
+    pos.generate_moves(&mut list);
+    let mut nodes = 0;
+    for &m in list.iter() {
+        let undo = pos.do_move(m);
+        let below = perft_until(pos, depth - 1, stop);
+        pos.undo_move(m, undo);
+        nodes += below?;
+    }
+    Some(nodes)
+}
+
+/// [`divide`] that gives up, returning `None`, soon after `stop` is set.
+pub fn divide_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
+    if depth == 0 {
+        return Some(Vec::new());
+    }
+    let mut list = MoveList::new();
+    pos.generate_moves(&mut list);
+    let mut rows = Vec::with_capacity(list.len());
+    for &m in list.iter() {
+        let undo = pos.do_move(m);
+        let nodes = perft_until(pos, depth - 1, stop);
+        pos.undo_move(m, undo);
+        rows.push((m, nodes?));
+    }
+    Some(rows)
+}
+
 /// Each move of `pos` with the position after it, in generation order.
 fn children(pos: &Position) -> Vec<(Move, Position)> {
     let mut list = MoveList::new();
@@ -78,5 +118,31 @@ pub fn perft_threaded(pos: &Position, depth: u32, threads: usize) -> u64 {
     match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(pool) => pool.install(|| divide_parallel(pos, depth).iter().map(|&(_, n)| n).sum()),
         Err(_) => perft(&mut pos.clone(), depth),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stoppable_perft_counts_the_same_or_gives_up() {
+        let pos = Position::startpos();
+        let running = AtomicBool::new(false);
+        assert_eq!(
+            divide_until(&mut pos.clone(), 3, &running),
+            Some(divide(&mut pos.clone(), 3))
+        );
+        assert_eq!(
+            perft_until(&mut pos.clone(), 3, &running),
+            Some(perft(&mut pos.clone(), 3))
+        );
+        let stopped = AtomicBool::new(true);
+        assert_eq!(divide_until(&mut pos.clone(), 3, &stopped), None);
+        // Depth 1 needs no interior node: it is counted whatever the flag says.
+        assert_eq!(
+            divide_until(&mut pos.clone(), 1, &stopped),
+            Some(divide(&mut pos.clone(), 1))
+        );
     }
 }

@@ -613,6 +613,10 @@ impl<'a> Searcher<'a> {
         }
         for i in first..root_moves.len() {
             let m = root_moves[i].mv;
+            if self.helpers_stop.is_none() {
+                // Only the main thread says how far the root has come (for XBoard's `.`).
+                self.clock.progress().searching_root_move(i);
+            }
             self.seldepth = 0;
             let undo = self.push_move(m, 0);
             let score = if i == first {

@@ -3,7 +3,7 @@
 //! search the same root at staggered depths over the shared table. What goes into a search
 //! ([`SearchOptions`]) and what comes out ([`SearchInfo`] reports, the [`SearchResult`]).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::alphabeta::{RootMove, Searcher};
 use super::movepick::{MoveContext, ScoredMoves};
@@ -42,21 +42,54 @@ impl SearchInfo {
     }
 }
 
-/// What the search hands back when it stops.
+/// What the search hands back when it stops: the best line of the last iteration it completed,
+/// the same line its last report showed.
 #[derive(Clone, Debug, Default)]
 pub struct SearchResult {
     /// Best move, or `None` when the game is over (no legal move).
     pub best_move: Option<Move>,
-    /// Expected reply, for pondering.
+    /// Expected reply, for pondering (the second move of `pv`).
     pub ponder_move: Option<Move>,
     /// Score of the best move.
     pub score: i32,
     /// Last completed depth.
     pub depth: u32,
+    /// Deepest ply the best line's iteration reached.
+    pub seldepth: u32,
     /// Total nodes.
     pub nodes: u64,
     /// Principal variation of the best move.
     pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    /// The result of a completed iteration whose best line is `pv`.
+    fn from_line(depth: u32, seldepth: u32, score: i32, pv: Vec<Move>, nodes: u64) -> Self {
+        SearchResult {
+            best_move: pv.first().copied(),
+            ponder_move: pv.get(1).copied(),
+            score,
+            depth,
+            seldepth: seldepth.max(depth),
+            nodes,
+            pv,
+        }
+    }
+
+    /// The report of this result's line (the first PV) at `time_ms`.
+    fn info(&self, time_ms: u64, hashfull: u32) -> SearchInfo {
+        SearchInfo {
+            depth: self.depth,
+            seldepth: self.seldepth,
+            multipv: 1,
+            score: self.score,
+            bound: ScoreBound::Exact,
+            nodes: self.nodes,
+            time_ms,
+            hashfull,
+            pv: self.pv.clone(),
+        }
+    }
 }
 
 /// Search configuration beyond the clock.
@@ -88,7 +121,8 @@ pub fn search(
 ) -> SearchResult {
     tt.new_search();
     let mut searcher = Searcher::new(game, tt, clock);
-    iterative_deepening(&mut searcher, game.position(), options, report, 0, None)
+    searcher.node_sink = Some(clock.progress().node_counter());
+    iterative_deepening(&mut searcher, game.position(), options, report, 0)
 }
 
 /// Stack size of every thread that runs a search (the recursion keeps move lists on the stack):
@@ -118,7 +152,7 @@ pub fn search_threads(
     clock: &SearchClock,
     options: &SearchOptions,
     threads: usize,
-    report: Option<&mut dyn FnMut(&SearchInfo)>,
+    mut report: Option<&mut dyn FnMut(&SearchInfo)>,
 ) -> SearchResult {
     if threads <= 1 {
         return search(game, tt, clock, options, report);
@@ -126,21 +160,20 @@ pub fn search_threads(
     let pos = game.position();
     tt.new_search();
     let stop = AtomicBool::new(false);
-    let helper_nodes = AtomicU64::new(0);
+    let node_counter = clock.progress().node_counter();
     std::thread::scope(|scope| {
         let mut helpers = Vec::new();
         for thread in 1..threads {
-            let (stop, helper_nodes) = (&stop, &helper_nodes);
+            let stop = &stop;
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{thread}"))
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
                     let mut searcher = Searcher::new(game, tt, clock);
                     searcher.helpers_stop = Some(stop);
-                    searcher.node_sink = Some(helper_nodes);
-                    let result =
-                        iterative_deepening(&mut searcher, pos, options, None, thread, None);
-                    helper_nodes.fetch_add(searcher.nodes & 1023, Ordering::Relaxed);
+                    searcher.node_sink = Some(node_counter);
+                    let result = iterative_deepening(&mut searcher, pos, options, None, thread);
+                    node_counter.fetch_add(searcher.nodes & 1023, Ordering::Relaxed);
                     result
                 });
             match spawned {
@@ -149,9 +182,13 @@ pub fn search_threads(
             }
         }
         let mut searcher = Searcher::new(game, tt, clock);
-        let mut main =
-            iterative_deepening(&mut searcher, pos, options, report, 0, Some(&helper_nodes));
+        searcher.node_sink = Some(node_counter);
+        let main_report = report
+            .as_mut()
+            .map(|r| &mut **r as &mut dyn FnMut(&SearchInfo));
+        let mut main = iterative_deepening(&mut searcher, pos, options, main_report, 0);
         stop.store(true, Ordering::Relaxed);
+        let mut adopted_helper = false;
         for h in helpers {
             let Ok(helper) = h.join() else { continue };
             // A helper that completed a deeper iteration with the same or a better score has
@@ -161,27 +198,39 @@ pub fn search_threads(
                 && helper.depth > main.depth
                 && helper.score >= main.score
             {
-                main = SearchResult {
-                    nodes: main.nodes,
-                    ..helper
-                };
+                main = helper;
+                adopted_helper = true;
             }
         }
-        main.nodes = searcher.nodes + helper_nodes.load(Ordering::Relaxed);
+        node_counter.fetch_add(searcher.nodes & 1023, Ordering::Relaxed);
+        main.nodes = node_counter.load(Ordering::Relaxed);
+        if adopted_helper {
+            // The answer must be the line last reported: report the helper's line.
+            if let Some(report) = report.as_mut() {
+                report(&main.info(clock.elapsed_ms(), tt.hashfull()));
+            }
+        }
         main
     })
 }
 
+/// Nodes searched so far by every thread, with the main thread's own count exact: the others
+/// have added theirs to the shared counter 1024 at a time, as the main thread has.
+fn total_nodes(searcher: &Searcher) -> u64 {
+    searcher.node_sink.map_or(searcher.nodes, |counter| {
+        counter.load(Ordering::Relaxed) + (searcher.nodes & 1023)
+    })
+}
+
 /// Iterative deepening of one thread; thread 0 is the main thread (follows the soft time
-/// limit and reports), others are Lazy SMP helpers. `helper_nodes` (main thread only) adds
-/// the helpers' node counts to reported totals.
+/// limit, reports, and tells the clock when an iteration completes), others are Lazy SMP
+/// helpers. The result is always the best line of the last completed iteration.
 fn iterative_deepening(
     searcher: &mut Searcher,
     pos: &Position,
     options: &SearchOptions,
     mut report: Option<&mut dyn FnMut(&SearchInfo)>,
     thread: usize,
-    helper_nodes: Option<&AtomicU64>,
 ) -> SearchResult {
     let clock = searcher.clock;
     let tt = searcher.tt;
@@ -214,13 +263,14 @@ fn iterative_deepening(
         }
     }
     if root_moves.is_empty() {
-        return SearchResult {
-            best_move: None,
-            ..SearchResult::default()
-        };
+        if thread == 0 {
+            clock.iteration_completed();
+        }
+        return SearchResult::default();
     }
     let multipv = options.multipv.clamp(1, root_moves.len());
-    let mut completed_depth = 0u32;
+    // The best line of the last completed iteration: the answer, and what was last reported.
+    let mut completed: Option<SearchResult> = None;
     let mut last_best = root_moves[0].mv;
     let mut stability = 0u32;
     let mut depth = 1u32;
@@ -243,6 +293,9 @@ fn iterative_deepening(
         if helper_skips(thread, depth) && depth > 1 {
             depth += 1;
             continue;
+        }
+        if thread == 0 {
+            clock.progress().begin_iteration(depth, root_moves.len());
         }
         searcher.root_depth = depth as i32;
         for rm in root_moves.iter_mut() {
@@ -290,12 +343,23 @@ fn iterative_deepening(
             }
         }
         if searcher.stopped {
-            // A partially searched iteration still counts if its best move was fully searched
-            // and beat the previous best (root moves are re-sorted by proven scores above).
+            // An unfinished iteration is dropped whole: its scores and lines are half-proved,
+            // and the answer must be the line last reported.
             break;
         }
-        completed_depth = depth;
+        let best = &root_moves[0];
+        completed = Some(SearchResult::from_line(
+            depth,
+            best.seldepth,
+            best.score,
+            best.pv.clone(),
+            searcher.nodes,
+        ));
+        if thread == 0 {
+            clock.iteration_completed();
+        }
         if let Some(report) = report.as_mut() {
+            let nodes = total_nodes(searcher);
             for (i, rm) in root_moves.iter().take(multipv).enumerate() {
                 report(&SearchInfo {
                     depth,
@@ -303,8 +367,8 @@ fn iterative_deepening(
                     multipv: i + 1,
                     score: rm.score,
                     bound: ScoreBound::Exact,
-                    nodes: searcher.nodes + helper_nodes.map_or(0, |n| n.load(Ordering::Relaxed)),
-                    time_ms: clock.total_elapsed_ms(),
+                    nodes,
+                    time_ms: clock.elapsed_ms(),
                     hashfull: tt.hashfull(),
                     pv: rm.pv.clone(),
                 });
@@ -331,19 +395,13 @@ fn iterative_deepening(
         }
         depth += 1;
     }
-    if completed_depth == 0 {
-        // Stopped before depth 1 finished: still answer with the best-ordered move.
-        root_moves.sort_by_key(|rm| std::cmp::Reverse(rm.score));
-    }
-    let best = &root_moves[0];
-    SearchResult {
-        best_move: Some(best.mv),
-        ponder_move: best.pv.get(1).copied(),
-        score: best.score,
-        depth: completed_depth,
-        nodes: searcher.nodes,
-        pv: best.pv.clone(),
-    }
+    let mut result = completed.unwrap_or_else(|| {
+        // Only a helper stopped inside its first iteration gets here (the main thread's first
+        // iteration cannot be stopped); its answer is never preferred to the main thread's.
+        SearchResult::from_line(0, 0, -INFINITE, vec![root_moves[0].mv], 0)
+    });
+    result.nodes = searcher.nodes;
+    result
 }
 
 #[cfg(test)]
@@ -356,6 +414,109 @@ mod tests {
         let tt = TranspositionTable::new(8);
         let clock = SearchClock::start(Limits::depth(depth), 0, Signals::new());
         search_threads(&game, &tt, &clock, &SearchOptions::default(), threads, None)
+    }
+
+    /// Issue 11's position: White's only queen stands on d4, attacked by e5xd4.
+    const QUEEN_EN_PRISE: &str = "rnbqkbnr/ppp2ppp/3p4/4p3/3Q4/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1";
+
+    /// Search `fen` under `limits`; also returns every report.
+    fn search_with(fen: &str, limits: Limits, stop_first: bool) -> (SearchResult, Vec<SearchInfo>) {
+        let game = Game::new(Position::from_fen(fen).expect("fen"));
+        let tt = TranspositionTable::new(8);
+        let clock = SearchClock::start(limits, 50, Signals::new());
+        if stop_first {
+            clock.signals().request_stop();
+        }
+        let mut reports = Vec::new();
+        let mut report = |info: &SearchInfo| reports.push(info.clone());
+        let result = search(
+            &game,
+            &tt,
+            &clock,
+            &SearchOptions::default(),
+            Some(&mut report),
+        );
+        (result, reports)
+    }
+
+    /// Whether the side to move loses on the spot after `m`, whatever it answers next.
+    fn loses_at_once(fen: &str, m: Move) -> bool {
+        let mut after = Position::from_fen(fen).expect("fen");
+        after.do_move(m);
+        let mut replies = MoveList::new();
+        after.generate_moves(&mut replies);
+        replies
+            .iter()
+            .any(|&reply| after.winner_after(reply) == Some(after.turn()))
+    }
+
+    #[test]
+    fn the_smallest_budgets_still_search_depth_one() {
+        let budgets = [
+            Limits {
+                time_left_ms: Some(100),
+                ..Limits::default()
+            },
+            Limits {
+                time_left_ms: Some(0),
+                ..Limits::default()
+            },
+            Limits {
+                move_time_ms: Some(0),
+                ..Limits::default()
+            },
+            Limits::depth(0),
+            Limits {
+                nodes: Some(1),
+                ..Limits::default()
+            },
+        ];
+        for (limits, stop_first) in budgets
+            .iter()
+            .map(|l| (l.clone(), false))
+            .chain([(Limits::infinite(), true)])
+        {
+            let (result, reports) = search_with(QUEEN_EN_PRISE, limits.clone(), stop_first);
+            let best = result.best_move.expect("a move");
+            assert!(result.depth >= 1, "{limits:?}: depth {}", result.depth);
+            assert!(result.nodes > 0 && !reports.is_empty(), "{limits:?}");
+            assert!(
+                !loses_at_once(QUEEN_EN_PRISE, best),
+                "{limits:?}: {best} leaves the queen to exd4"
+            );
+            assert!(
+                result.score.abs() < MATE_BOUND,
+                "{limits:?}: {}",
+                result.score
+            );
+        }
+    }
+
+    #[test]
+    fn the_answer_is_the_line_last_reported() {
+        // Node limits stop the search at every point of an iteration in turn; whatever the
+        // point, the answer (move, reply, score, depth) is the last report's line.
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            QUEEN_EN_PRISE,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ];
+        for fen in fens {
+            for nodes in (1..=40).map(|i| i * 1024 + 1) {
+                let limits = Limits {
+                    nodes: Some(nodes),
+                    ..Limits::default()
+                };
+                let (result, reports) = search_with(fen, limits, false);
+                let last = reports.last().expect("a report");
+                let context = format!("{fen} nodes {nodes}");
+                assert_eq!(result.pv, last.pv, "{context}");
+                assert_eq!(result.best_move, last.pv.first().copied(), "{context}");
+                assert_eq!(result.ponder_move, last.pv.get(1).copied(), "{context}");
+                assert_eq!(result.score, last.score, "{context}");
+                assert_eq!(result.depth, last.depth, "{context}");
+            }
+        }
     }
 
     #[test]

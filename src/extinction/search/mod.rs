@@ -1,11 +1,12 @@
 //! The search: iterative deepening with Lazy SMP (`deepening.rs`) over a principal variation
 //! search (`alphabeta.rs`), with move ordering, static exchange evaluation, the transposition
-//! table, the clock and mate-score arithmetic each in a file of its own. It sits on the rules
-//! and the evaluation; the engine facade drives it.
+//! table, the clock, the live progress others may read and mate-score arithmetic each in a
+//! file of its own. It sits on the rules and the evaluation; the engine facade drives it.
 
 pub mod alphabeta;
 pub mod deepening;
 pub mod movepick;
+pub mod progress;
 pub mod score;
 pub mod see;
 pub mod timeman;

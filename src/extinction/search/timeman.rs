@@ -4,13 +4,27 @@
 //! [`SearchClock`] whether to stop (hard limit, polled every ~1k nodes) and whether to begin
 //! another iteration (soft limit). `stop`, `ponderhit` and `?` only flip atomics here, so they
 //! take effect within a few milliseconds whatever the search is doing.
+//!
+//! Never a blind move: until the search has completed its first iteration (depth 1, a fraction
+//! of a millisecond) nothing stops it, neither the clock, nor a node limit, nor `stop`; so
+//! however small the budget, every answer comes from a search.
+//!
+//! Time spent pondering counts as thinking time: after `ponderhit` the budgets still run from
+//! the `go`, so a search that pondered long enough answers at once with what it found.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::progress::{Progress, ProgressReport};
+
 /// Default safety margin in milliseconds kept back for GUI/pipe latency.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 50;
+
+/// Milliseconds a fixed move time (`go movetime`, XBoard `st`) keeps back for the answer to
+/// arrive in time: the clock is polled every ~1k nodes, then the search unwinds and the move
+/// is written. `Move Overhead` protects a running clock and does not apply here.
+pub const MOVETIME_REPLY_SLACK_MS: u64 = 5;
 
 /// What the user or GUI asked the search to respect; every field is optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -84,31 +98,50 @@ impl Signals {
     }
 }
 
-/// The search clock: start time, soft and hard budgets, node limit, and the shared signals.
+/// The search clock: start time, soft and hard budgets, node limit, the shared signals and the
+/// search's live progress.
 #[derive(Debug)]
 pub struct SearchClock {
     origin: Instant,
-    /// Milliseconds since `origin` at which the clock (re)started; moved by `ponderhit`.
-    start_offset_ms: AtomicU64,
     soft_ms: Option<u64>,
     hard_ms: Option<u64>,
     limits: Limits,
     signals: Arc<Signals>,
+    /// Set once the first iteration has completed: from then on the search may be stopped.
+    answer_ready: AtomicBool,
+    progress: Progress,
 }
 
 impl SearchClock {
-    /// Start the clock for a search under `limits`, keeping `overhead_ms` in reserve.
+    /// Start the clock for a search under `limits`, keeping `overhead_ms` in reserve on a
+    /// running clock (not on a fixed move time).
     pub fn start(limits: Limits, overhead_ms: u64, signals: Arc<Signals>) -> SearchClock {
         let (soft_ms, hard_ms) = budget(&limits, overhead_ms);
         signals.pondering.store(limits.ponder, Ordering::SeqCst);
         SearchClock {
             origin: Instant::now(),
-            start_offset_ms: AtomicU64::new(0),
             soft_ms,
             hard_ms,
             limits,
             signals,
+            answer_ready: AtomicBool::new(false),
+            progress: Progress::default(),
         }
+    }
+
+    /// The search's live progress (nodes, iteration, root moves).
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// How far the search has come, as of now.
+    pub fn progress_report(&self) -> ProgressReport {
+        self.progress.report(self.elapsed_ms())
+    }
+
+    /// The search has completed an iteration: it has an answer, so it may now be stopped.
+    pub fn iteration_completed(&self) {
+        self.answer_ready.store(true, Ordering::SeqCst);
     }
 
     /// The limits this clock was started with.
@@ -121,30 +154,34 @@ impl SearchClock {
         &self.signals
     }
 
-    /// Milliseconds since the search (or the `ponderhit`) started.
+    /// Milliseconds since the search started (the `go`, pondering included).
     pub fn elapsed_ms(&self) -> u64 {
-        let now = self.origin.elapsed().as_millis() as u64;
-        now.saturating_sub(self.start_offset_ms.load(Ordering::Relaxed))
+        self.origin.elapsed().as_millis().min(u64::MAX as u128) as u64
     }
 
-    /// Milliseconds since the `go` command, ignoring ponderhit restarts (for info lines).
-    pub fn total_elapsed_ms(&self) -> u64 {
-        self.origin.elapsed().as_millis() as u64
-    }
-
-    /// The opponent played the expected move: the clock starts now.
+    /// The opponent played the expected move: the clock runs from now on, and the time spent
+    /// pondering counts as time already used.
     pub fn ponderhit(&self) {
-        let now = self.origin.elapsed().as_millis() as u64;
-        self.start_offset_ms.store(now, Ordering::SeqCst);
         self.signals.pondering.store(false, Ordering::SeqCst);
+        if self
+            .soft_ms
+            .is_some_and(|soft| !self.limits.infinite && self.elapsed_ms() >= soft)
+        {
+            // It pondered for longer than this move's share: what it has is the answer.
+            self.signals.request_stop();
+        }
     }
 
     fn clock_running(&self) -> bool {
         !self.limits.infinite && !self.signals.pondering.load(Ordering::Relaxed)
     }
 
-    /// Hard stop check, polled by the search every ~1k nodes.
+    /// Hard stop check, polled by the search every ~1k nodes. Nothing stops a search before
+    /// its first iteration is complete.
     pub fn should_stop(&self, nodes: u64) -> bool {
+        if !self.answer_ready.load(Ordering::Relaxed) {
+            return false;
+        }
         if self.signals.stop_requested() {
             return true;
         }
@@ -162,8 +199,12 @@ impl SearchClock {
     }
 
     /// Whether iterative deepening should begin another iteration. `stability` in 0..=4 grows
-    /// while the best move stays the same, letting the search stop earlier.
+    /// while the best move stays the same, letting the search stop earlier. The first
+    /// iteration always begins, whatever the limits.
     pub fn may_start_iteration(&self, depth: u32, stability: u32) -> bool {
+        if depth <= 1 {
+            return true;
+        }
         if self.signals.stop_requested() {
             return false;
         }
@@ -177,7 +218,7 @@ impl SearchClock {
                 // A stable best move needs less confirmation time.
                 // The next iteration usually costs more than all previous ones together, so
                 // only start it while well inside the soft budget.
-                let scaled = soft * (6 - stability.min(3) as u64) / 10;
+                let scaled = fraction(soft, 6 - stability.min(3) as u64, 10);
                 if self.elapsed_ms() >= scaled {
                     return false;
                 }
@@ -200,10 +241,11 @@ impl SearchClock {
     }
 }
 
-/// Soft (iteration) and hard (abort) budgets in milliseconds for `limits`.
+/// Soft (iteration) and hard (abort) budgets in milliseconds for `limits`: a fixed move time
+/// keeps back only [`MOVETIME_REPLY_SLACK_MS`]; a running clock keeps back `overhead_ms`.
 pub fn budget(limits: &Limits, overhead_ms: u64) -> (Option<u64>, Option<u64>) {
     if let Some(move_time) = limits.move_time_ms {
-        let t = move_time.saturating_sub(overhead_ms).max(1);
+        let t = move_time.saturating_sub(MOVETIME_REPLY_SLACK_MS).max(1);
         return (Some(t), Some(t));
     }
     let Some(time_left) = limits.time_left_ms else {
@@ -216,15 +258,20 @@ pub fn budget(limits: &Limits, overhead_ms: u64) -> (Option<u64>, Option<u64>) {
     };
     // An even share of what is left plus most of the increment; the hard limit never exceeds
     // a small fraction of the remaining time, so no sequence of long moves can lose on time.
-    let share = available / moves + limits.increment_ms * 3 / 4;
+    let share = (available / moves).saturating_add(fraction(limits.increment_ms, 3, 4));
     let hard_cap = if limits.moves_to_go == Some(1) {
-        available * 3 / 4
+        fraction(available, 3, 4)
     } else {
         available / 6
     };
     let soft = share.min(hard_cap).max(1);
-    let hard = (soft * 3).min(hard_cap).max(1);
+    let hard = soft.saturating_mul(3).min(hard_cap).max(1);
     (Some(soft), Some(hard))
+}
+
+/// `value * numerator / denominator` without overflow, for clocks as large as a GUI may send.
+fn fraction(value: u64, numerator: u64, denominator: u64) -> u64 {
+    (value as u128 * numerator as u128 / denominator as u128) as u64
 }
 
 #[cfg(test)]
@@ -232,12 +279,53 @@ mod tests {
     use super::*;
 
     #[test]
-    fn movetime_is_exact_minus_overhead() {
+    fn movetime_keeps_back_only_the_reply_slack() {
         let limits = Limits {
             move_time_ms: Some(1000),
             ..Limits::default()
         };
-        assert_eq!(budget(&limits, 50), (Some(950), Some(950)));
+        let exact = Some(1000 - MOVETIME_REPLY_SLACK_MS);
+        // Move Overhead protects a running clock, not a fixed move time.
+        assert_eq!(budget(&limits, 50), (exact, exact));
+        assert_eq!(budget(&limits, 0), (exact, exact));
+        let clock = Limits {
+            time_left_ms: Some(10_000),
+            moves_to_go: Some(1),
+            ..Limits::default()
+        };
+        assert!(budget(&clock, 500).1 < budget(&clock, 0).1);
+    }
+
+    #[test]
+    fn huge_clocks_do_not_overflow() {
+        let limits = Limits {
+            time_left_ms: Some(u64::MAX),
+            increment_ms: u64::MAX,
+            moves_to_go: Some(1),
+            ..Limits::default()
+        };
+        let (soft, hard) = budget(&limits, 0);
+        assert!(soft.unwrap() > 1_000_000 && hard.unwrap() >= soft.unwrap());
+        let clock = SearchClock::start(limits, 0, Signals::new());
+        assert!(clock.may_start_iteration(2, 0));
+    }
+
+    #[test]
+    fn nothing_stops_the_first_iteration() {
+        let limits = Limits {
+            time_left_ms: Some(0),
+            nodes: Some(1),
+            depth: Some(0),
+            ..Limits::default()
+        };
+        let clock = SearchClock::start(limits, 50, Signals::new());
+        clock.signals().request_stop();
+        std::thread::sleep(Duration::from_millis(3));
+        assert!(clock.may_start_iteration(1, 0));
+        assert!(!clock.should_stop(1_000_000));
+        clock.iteration_completed();
+        assert!(clock.should_stop(0));
+        assert!(!clock.may_start_iteration(2, 0));
     }
 
     #[test]
@@ -287,10 +375,11 @@ mod tests {
             ..Limits::default()
         };
         let clock = SearchClock::start(limits, 0, Signals::new());
+        clock.iteration_completed();
         std::thread::sleep(Duration::from_millis(5));
         assert!(!clock.should_stop(0));
+        // The time spent pondering counts: past the budget, ponderhit stops the search at once.
         clock.ponderhit();
-        std::thread::sleep(Duration::from_millis(5));
         assert!(clock.should_stop(0));
     }
 
@@ -301,9 +390,11 @@ mod tests {
             ..Limits::default()
         };
         let clock = SearchClock::start(limits, 0, Signals::new());
+        clock.iteration_completed();
         assert!(!clock.should_stop(99));
         assert!(clock.should_stop(100));
         let clock = SearchClock::start(Limits::infinite(), 0, Signals::new());
+        clock.iteration_completed();
         assert!(!clock.should_stop(0));
         clock.signals().request_stop();
         assert!(clock.should_stop(0));
