@@ -37,7 +37,7 @@ fn analyze_reports_loss_in_four_within_a_second() {
         "{result}"
     );
     // Text mode shows the board and the score as #-4 with a SAN principal variation.
-    let (ok, text, _) = run(&["analyze", "--fen", &fen, "--depth", "8"]);
+    let (ok, text, _) = run(&["analyze", "--fen", &fen, "--depth", "12"]);
     assert!(ok);
     assert!(text.starts_with("8  r . b . . . k ."), "{text}");
     assert!(text.contains("#-4") && text.contains("14. "), "{text}");
