@@ -3,9 +3,12 @@
 //! declarable, it keeps to its time, and it finds forced wins (checked by hand and by the exact
 //! solver) for either colour.
 
+#[path = "common/apocalypse_positions.rs"]
+mod apocalypse_positions;
+
 use std::time::{Duration, Instant};
 
-use variant_engines::apocalypse::rules::board::{rank_of, Piece, Position, Side};
+use variant_engines::apocalypse::rules::board::{Position, Side};
 use variant_engines::apocalypse::rules::moves::{declarable_moves, Move};
 use variant_engines::apocalypse::rules::notation::{format_position, parse_move, parse_position};
 use variant_engines::apocalypse::rules::outcome::outcome;
@@ -17,36 +20,6 @@ use variant_engines::apocalypse::search::eval::evaluate;
 use variant_engines::apocalypse::solver::{solve, Method};
 use variant_engines::apocalypse::tablebase::Tablebases;
 use variant_engines::rng::Rng;
-
-/// A random position with 1-2 footmen and 0-2 horsemen per side, ongoing under `rules`.
-fn random_position(rng: &mut Rng, rules: RuleSet) -> Position {
-    loop {
-        let mut pos = Position::empty();
-        let mut free: Vec<u8> = (0..25).collect();
-        for side in Side::BOTH {
-            for (piece, count) in [
-                (Piece::Footman, 1 + rng.below(2)),
-                (Piece::Horseman, rng.below(3)),
-            ] {
-                for _ in 0..count {
-                    // Footmen never stand on their own last rank.
-                    let candidates: Vec<usize> = (0..free.len())
-                        .filter(|&k| {
-                            piece == Piece::Horseman || rank_of(free[k]) != side.last_rank()
-                        })
-                        .collect();
-                    let k = candidates[rng.below(candidates.len())];
-                    pos.put(side, piece, free.swap_remove(k));
-                }
-            }
-            pos.penalties[side.index()] = (rng.below(4) == 0) as u8;
-        }
-        pos.refresh_key();
-        if !outcome(&pos, rules).is_over() {
-            return pos;
-        }
-    }
-}
 
 /// The serialized game written out directly: `leader` commits, the other side answers seeing
 /// it; finished games score their outcome, the horizon the evaluation (both for the leader).
@@ -87,7 +60,7 @@ fn values_and_moves_equal_a_brute_force_serialized_minimax() {
     for n in 0..60 {
         let rules = RuleSet::ALL[n % 2];
         let tables = Tablebases::none(rules);
-        let pos = random_position(&mut rng, rules);
+        let pos = apocalypse_positions::random_position(&mut rng, rules);
         // Brute force at three turns is slow; a few positions suffice there.
         let depth = if n % 12 == 0 { 3 } else { 1 + (n % 2) as u32 };
         for leader in Side::BOTH {

@@ -1,6 +1,9 @@
 //! The pruned N-turn solver against plain backward induction (the reference), and symmetry.
 
-use variant_engines::apocalypse::rules::board::{mirror_square, rank_of, Piece, Position, Side};
+#[path = "common/apocalypse_positions.rs"]
+mod apocalypse_positions;
+
+use variant_engines::apocalypse::rules::board::{mirror_square, rank_of, Position, Side};
 use variant_engines::apocalypse::rules::moves::{declarable_moves, Move};
 use variant_engines::apocalypse::rules::notation::{format_position, parse_position};
 use variant_engines::apocalypse::rules::outcome::outcome;
@@ -14,37 +17,9 @@ use variant_engines::rng::Rng;
 
 const CLASSIC: RuleSet = RuleSet::Classic;
 
-/// A random position with 1-2 footmen and 0-2 horsemen per side, ongoing under `rules`.
-fn random_position_under(rng: &mut Rng, rules: RuleSet) -> Position {
-    loop {
-        let mut pos = Position::empty();
-        let mut free: Vec<u8> = (0..25).collect();
-        for side in Side::BOTH {
-            let footmen = 1 + rng.below(2);
-            let horsemen = rng.below(3);
-            for (piece, count) in [(Piece::Footman, footmen), (Piece::Horseman, horsemen)] {
-                for _ in 0..count {
-                    let candidates: Vec<usize> = (0..free.len())
-                        .filter(|&k| {
-                            piece == Piece::Horseman || rank_of(free[k]) != side.last_rank()
-                        })
-                        .collect();
-                    let k = candidates[rng.below(candidates.len())];
-                    pos.put(side, piece, free.swap_remove(k));
-                }
-            }
-            pos.penalties[side.index()] = (rng.below(4) == 0) as u8;
-        }
-        pos.refresh_key();
-        if !outcome(&pos, rules).is_over() {
-            return pos;
-        }
-    }
-}
-
 /// A random position ongoing under the classic rules.
 fn random_position(rng: &mut Rng) -> Position {
-    random_position_under(rng, CLASSIC)
+    apocalypse_positions::random_position(rng, CLASSIC)
 }
 
 #[test]
@@ -279,7 +254,7 @@ fn under_vchess_rules_both_solvers_equal_plain_backward_induction() {
     let mut rng = Rng::new(0x7C4E_55AA_0013_0001);
     let (mut differs, mut speculative_roots) = (0, 0);
     for n in 0..sample_size(80) {
-        let pos = random_position_under(&mut rng, vchess);
+        let pos = apocalypse_positions::random_position(&mut rng, vchess);
         let turns = 1 + (n % 3) as u32;
         let text = format_position(&pos);
         let plain = solve(&pos, turns, Method::Plain, vchess);

@@ -184,6 +184,18 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The moves of `list` in the main search's order at `ply`.
+    fn ordered_moves(&self, list: &MoveList, hash_move: Move, ply: usize) -> ScoredMoves {
+        ScoredMoves::for_search(
+            &self.pos,
+            list,
+            hash_move,
+            &self.killers[ply],
+            &self.history,
+            self.context(ply),
+        )
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv[ply][ply] = m;
@@ -273,14 +285,7 @@ impl<'a> Searcher<'a> {
             self.pos.generate_captures(&mut list);
         }
         let mut moves = if evading {
-            ScoredMoves::for_search(
-                &self.pos,
-                &list,
-                hash_move,
-                &self.killers[ply],
-                &self.history,
-                self.context(ply),
-            )
+            self.ordered_moves(&list, hash_move, ply)
         } else {
             ScoredMoves::for_quiescence(&self.pos, &list, hash_move)
         };
@@ -440,14 +445,7 @@ impl<'a> Searcher<'a> {
             return 0; // stalemate
         }
         let extension = i32::from(in_danger && (ply as i32) < 2 * self.root_depth);
-        let mut moves = ScoredMoves::for_search(
-            &self.pos,
-            &list,
-            hash_move,
-            &self.killers[ply],
-            &self.history,
-            self.context(ply),
-        );
+        let mut moves = self.ordered_moves(&list, hash_move, ply);
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Move::NULL;
