@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use super::anytime::{Limits, MAX_DEPTH};
+use super::anytime::Limits;
 use super::eval::evaluate;
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{declarable_moves, Move};
@@ -217,12 +217,8 @@ impl<'a> AlphaBeta<'a> {
         let started = Instant::now();
         let mut choice: Option<PureChoice> = None;
         let mut first = None;
-        for depth in 1..=limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) {
-            self.deadline = if depth == 1 {
-                None
-            } else {
-                limits.movetime.map(|t| started + t)
-            };
+        for depth in limits.depths() {
+            self.deadline = limits.deadline(depth, started);
             self.aborted = false;
             let Some((index, value)) = self.root(pos, depth, first) else {
                 break;

@@ -32,6 +32,21 @@ impl Limits {
             movetime: movetime_ms.map(Duration::from_millis),
         }
     }
+
+    /// The depths iterative deepening may try.
+    pub fn depths(&self) -> std::ops::RangeInclusive<u32> {
+        1..=self.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
+    }
+
+    /// When the iteration at `depth` must give up, for a search that began at `started`. The
+    /// first iteration always completes, so there is a move to play.
+    pub fn deadline(&self, depth: u32, started: Instant) -> Option<Instant> {
+        if depth == 1 {
+            None
+        } else {
+            self.movetime.map(|t| started + t)
+        }
+    }
 }
 
 /// The outcome of one completed iteration.
@@ -182,13 +197,8 @@ impl<'a> Searcher<'a> {
         }
         let started = Instant::now();
         let mut best = None;
-        for depth in 1..=limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) {
-            // The first iteration always completes, so there is a move to play.
-            self.deadline = if depth == 1 {
-                None
-            } else {
-                limits.movetime.map(|t| started + t)
-            };
+        for depth in limits.depths() {
+            self.deadline = limits.deadline(depth, started);
             self.aborted = false;
             let Some(it) = self.search_depth(pos, depth, started) else {
                 break;
