@@ -254,7 +254,7 @@ pub fn budget(limits: &Limits, overhead_ms: u64) -> (Option<u64>, Option<u64>) {
     let available = time_left.saturating_sub(overhead_ms).max(1);
     let moves = match limits.moves_to_go {
         Some(n) => n.clamp(1, 50) as u64,
-        None => 35,
+        None => 22,
     };
     // An even share of what is left plus most of the increment; the hard limit never exceeds
     // a small fraction of the remaining time, so no sequence of long moves can lose on time.
