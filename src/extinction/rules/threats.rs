@@ -74,15 +74,19 @@ pub fn threatened_last_pieces(pos: &Position, color: Color) -> Bitboard {
 /// Whether move `m` attacks, from its destination, an enemy piece that is the last of its type
 /// (the analogue of giving check; discovered attacks are not counted).
 pub fn threatens_last_piece(pos: &Position, m: Move) -> bool {
+    attacks_from_destination(pos, m, last_of_type(pos, pos.turn().other()))
+}
+
+/// Whether move `m` attacks, from its destination, one of `targets` other than the square it
+/// lands on. The search passes the enemy's last pieces, found once per node.
+pub fn attacks_from_destination(pos: &Position, m: Move, targets: Bitboard) -> bool {
     if m.is_castle() {
         return false;
     }
-    let us = pos.turn();
     let (from, to) = (m.from(), m.to());
     let role = m.promotion().unwrap_or_else(|| pos.moved_role(m));
     let occupied = (pos.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
-    let targets = last_of_type(pos, us.other()) & !Bitboard::from(to);
-    (piece_attacks(role, us, to, occupied) & targets).any()
+    (piece_attacks(role, pos.turn(), to, occupied) & targets & !Bitboard::from(to)).any()
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use super::timeman::SearchClock;
 use super::tt::{Bound, TranspositionTable, TtHit};
 use crate::extinction::eval::evaluate;
 use crate::extinction::rules::threats::{
-    can_capture_last_piece, threatened_last_pieces, threatens_last_piece,
+    attacks_from_destination, can_capture_last_piece, last_of_type, threatened_last_pieces,
 };
 use crate::extinction::rules::{Game, Move, MoveList, Position, Undo};
 
@@ -450,6 +450,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITE;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
+        let enemy_last_pieces = last_of_type(&self.pos, us.other());
         let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
         let mut quiet_count = 0usize;
         let mut captures_tried: [Move; 32] = [Move::NULL; 32];
@@ -460,7 +461,7 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let quiet = is_quiet(&self.pos, m);
-            let threat = quiet && threatens_last_piece(&self.pos, m);
+            let threat = quiet && attacks_from_destination(&self.pos, m, enemy_last_pieces);
             if !pv_node && !in_danger && quiet && !threat && searched > 0 && !is_loss(best) {
                 if depth <= 5
                     && searched >= (4 + 2 * depth * depth) as usize / (2 - usize::from(improving))
