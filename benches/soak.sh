@@ -18,7 +18,7 @@
 # transcript) and .counts. The games are played by scripts/match.sh, so cutechess-cli and
 # Fairy-Stockfish master come from PATH (cutechess-cli, fairy-stockfish-master) or from the
 # CUTECHESS and FSF_MASTER variables; neither ships with this project. The full soak takes about
-# 2.5 hours at concurrency 1; run it on an otherwise idle machine, or the clock losses measure
+# an hour at concurrency 1 (30 minutes at 2); run it on an otherwise idle machine, or the clock losses measure
 # the load rather than the engine.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
