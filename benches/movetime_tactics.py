@@ -27,7 +27,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RELEASE = os.path.join(ROOT, "target", "release", "extinction")
 
 
+def wins(score):
+    """Whether a reported score is a forced win for the side to move."""
+    return bool(score and score[0] == "mate" and score[1] > 0)
+
+
 class Engine:
+    """One UCI engine process, kept for many searches."""
+
     def __init__(self, binary, options):
         args = [binary, "uci"] if binary.endswith("extinction") else [binary]
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -49,13 +56,14 @@ class Engine:
                 return lines
         raise RuntimeError(f"engine closed before {prefix!r}")
 
-    def solve(self, fen, movetime):
+    def search(self, fen, go):
+        """Search `fen` with `go GO` (e.g. "movetime 50"): (last score, reply time in ms)."""
         self.send("ucinewgame")
         self.send(f"position fen {fen}")
         self.send("isready")
         self.wait_for("readyok")
         start = time.perf_counter()
-        self.send(f"go movetime {movetime}")
+        self.send(f"go {go}")
         lines = self.wait_for("bestmove")
         elapsed_ms = (time.perf_counter() - start) * 1000
         score = None
@@ -95,9 +103,9 @@ def main():
         engine = Engine(binary, options)
         solved, times = [], []
         for fen in fens:
-            score, ms = engine.solve(fen, args.movetime)
+            score, ms = engine.search(fen, f"movetime {args.movetime}")
             times.append(ms)
-            solved.append(bool(score and score[0] == "mate" and score[1] > 0))
+            solved.append(wins(score))
         engine.close()
         first = first or solved
         differs = sum(a != b for a, b in zip(first, solved))

@@ -22,6 +22,8 @@ import re
 import subprocess
 import sys
 
+from movetime_tactics import Engine, wins
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENGINE = os.path.join(ROOT, "target", "release", "extinction")
 TOKEN = re.compile(r"\{[^}]*\}|\[[^\]]*\]|\S+")
@@ -61,26 +63,6 @@ def fens_per_ply(path):
     return [games[g] for g in sorted(games)]
 
 
-def our_score(fen, go):
-    """The last score our engine reports for `fen` after `go GO` (e.g. "movetime 1000")."""
-    cmds = f"uci\nisready\nposition fen {fen}\ngo {go}\n"
-    proc = subprocess.Popen([ENGINE, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    proc.stdin.write(cmds)
-    proc.stdin.flush()
-    score = None
-    for line in proc.stdout:
-        m = re.search(r" score (cp|mate) (-?\d+)", line)
-        if m:
-            score = (m.group(1), int(m.group(2)))
-        if line.startswith("bestmove"):
-            break
-    proc.stdin.write("quit\n")
-    proc.stdin.close()
-    proc.wait()
-    return score
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("pgns", nargs="+")
@@ -110,17 +92,17 @@ def main():
     print(f"{len(candidates)} candidates", file=sys.stderr)
 
     chosen = []
+    engine = Engine(ENGINE, [])
     for fen, san, ident in candidates:
-        def wins(score):
-            return score and score[0] == "mate" and score[1] > 0
-        if wins(our_score(fen, f"depth {args.trivial_depth}")):
+        if wins(engine.search(fen, f"depth {args.trivial_depth}")[0]):
             continue
-        score = our_score(fen, f"movetime {args.verify_ms}")
+        score = engine.search(fen, f"movetime {args.verify_ms}")[0]
         if wins(score):
             chosen.append(f'{fen} bm {san}; id "{ident}";')
             print(f"  {len(chosen)}: {ident} (mate {score[1]})", file=sys.stderr)
             if len(chosen) == args.count:
                 break
+    engine.close()
     out = sys.stdout if args.out == "-" else open(args.out, "w")
     out.write("\n".join(chosen) + "\n")
     if len(chosen) < args.count:
