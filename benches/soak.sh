@@ -18,8 +18,8 @@
 # transcript) and .counts. The games are played by scripts/match.sh, so cutechess-cli and
 # Fairy-Stockfish master come from PATH (cutechess-cli, fairy-stockfish-master) or from the
 # CUTECHESS and FSF_MASTER variables; neither ships with this project. The full soak takes about
-# an hour at concurrency 1 (30 minutes at 2); run it on an otherwise idle machine, or the clock losses measure
-# the load rather than the engine.
+# an hour at concurrency 1 (30 minutes at 2); run it on an otherwise idle machine, or the clock
+# losses measure the load rather than the engine.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 games=1000 short_games=200 protocols="uci xboard" concurrency=1

@@ -22,10 +22,8 @@ import re
 import subprocess
 import sys
 
-from movetime_tactics import Engine, wins
+from movetime_tactics import RELEASE as ENGINE, Engine, wins
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENGINE = os.path.join(ROOT, "target", "release", "extinction")
 TOKEN = re.compile(r"\{[^}]*\}|\[[^\]]*\]|\S+")
 MATE = re.compile(r"^\{\+M(\d+)/")
 

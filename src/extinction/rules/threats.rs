@@ -71,14 +71,9 @@ pub fn threatened_last_pieces(pos: &Position, color: Color) -> Bitboard {
     bb
 }
 
-/// Whether move `m` attacks, from its destination, an enemy piece that is the last of its type
-/// (the analogue of giving check; discovered attacks are not counted).
-pub fn threatens_last_piece(pos: &Position, m: Move) -> bool {
-    attacks_from_destination(pos, m, last_of_type(pos, pos.turn().other()))
-}
-
 /// Whether move `m` attacks, from its destination, one of `targets` other than the square it
-/// lands on. The search passes the enemy's last pieces, found once per node.
+/// lands on. With the enemy's last-of-type pieces as targets (the search finds them once per
+/// node) this is the analogue of giving check; discovered attacks are not counted.
 pub fn attacks_from_destination(pos: &Position, m: Move, targets: Bitboard) -> bool {
     if m.is_castle() {
         return false;
@@ -109,6 +104,10 @@ mod tests {
         assert!(threatened_last_pieces(&pos, Color::White).is_empty());
         assert!(attacked_by(&pos, Color::White).contains(Square::D5));
         assert!(!attacked_by(&pos, Color::White).contains(Square::D6));
+    }
+
+    fn threatens_last_piece(pos: &Position, m: Move) -> bool {
+        attacks_from_destination(pos, m, last_of_type(pos, pos.turn().other()))
     }
 
     #[test]
