@@ -193,6 +193,20 @@ fn pgn_files_hold_several_games() {
     assert_eq!(games[0].header("Variant"), Some("extinction"));
     assert_eq!(games[1].header("White"), Some("Fairy-Stockfish"));
     assert_eq!(games[1].moves, ["e4", "d5", "exd5", "Qxd5"]);
+    // Each main-line move keeps the comment after it (the engines' scores in cutechess files);
+    // a variation's moves give none.
+    assert_eq!(
+        games[0].comments,
+        [
+            Some("+0.52/7 0.012s".to_string()),
+            Some("-9.80/8 0.011s".to_string()),
+            Some("+99.99/1 0.001s, Black's bishops are extinct".to_string()),
+        ]
+    );
+    assert_eq!(
+        games[1].comments,
+        [None, None, Some("[%clk 0:00:58]".to_string()), None]
+    );
     assert_eq!(games[1].result, None);
     assert_eq!(games[2].moves, ["Nf3"]);
     assert_eq!(games[2].result.as_deref(), Some("*"));

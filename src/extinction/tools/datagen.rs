@@ -57,6 +57,31 @@ pub struct ImportArgs {
     /// Plies skipped at the start of every game (book moves).
     #[arg(long, default_value_t = 8)]
     pub skip_plies: usize,
+    /// Label each position where this player (a `White`/`Black` tag value) moved with the
+    /// score its engine reported for that move in the move comment (cutechess-cli's
+    /// `{+0.35/12 0.1s}`), as White's expected score `1 / (1 + 10^(-cp/400))`, instead of
+    /// the game result. Positions with mate scores are left out.
+    #[arg(long, value_name = "PLAYER")]
+    pub score_of: Option<String>,
+}
+
+/// Scores beyond this many centipawns say little the evaluation could learn.
+const MAX_LABEL_CP: f64 = 2000.0;
+
+/// The score in centipawns at the start of a cutechess-cli move comment (`+0.35/12 0.1s`,
+/// from the mover's view), or `None` for a mate score, a score beyond [`MAX_LABEL_CP`] or a
+/// comment holding none.
+pub fn comment_score_cp(comment: &str) -> Option<f64> {
+    let (score, _) = comment.split_once('/')?;
+    let pawns: f64 = score.trim().parse().ok()?;
+    let cp = pawns * 100.0;
+    (cp.is_finite() && cp.abs() <= MAX_LABEL_CP).then_some(cp)
+}
+
+/// A score in centipawns for the side to move as White's expected score.
+fn expected_white_score(cp: f64, turn: Color) -> f64 {
+    let white_cp = if turn == Color::White { cp } else { -cp };
+    1.0 / (1.0 + 10f64.powf(-white_cp / 400.0))
 }
 
 /// Games longer than this are scored as draws.
@@ -227,14 +252,39 @@ pub fn run_import(args: &ImportArgs) -> Result<(), String> {
                 skipped += 1;
                 continue;
             };
+            let labelled_side = match &args.score_of {
+                None => None,
+                Some(name) if pgn.header("White") == Some(name) => Some(Color::White),
+                Some(name) if pgn.header("Black") == Some(name) => Some(Color::Black),
+                Some(_) => {
+                    skipped += 1;
+                    continue;
+                }
+            };
             let mut game = Game::new(start);
             for (ply, san) in pgn.moves.iter().enumerate() {
                 let pos = game.position().clone();
                 let Ok(m) = game.play_san(san) else { break };
-                if ply >= args.skip_plies && is_quiet(&pos, m) && is_quiet_position(&pos) {
-                    let _ = writeln!(out, "{} | {score}", pos.fen());
-                    positions += 1;
+                if ply < args.skip_plies || !is_quiet(&pos, m) || !is_quiet_position(&pos) {
+                    continue;
                 }
+                match labelled_side {
+                    None => {
+                        let _ = writeln!(out, "{} | {score}", pos.fen());
+                    }
+                    Some(side) => {
+                        let comment = pgn.comments.get(ply).and_then(|c| c.as_deref());
+                        let Some(cp) = comment.and_then(comment_score_cp) else {
+                            continue;
+                        };
+                        if pos.turn() != side {
+                            continue;
+                        }
+                        let white = expected_white_score(cp, pos.turn());
+                        let _ = writeln!(out, "{} | {white:.4}", pos.fen());
+                    }
+                }
+                positions += 1;
             }
             games += 1;
         }
@@ -250,6 +300,23 @@ pub fn run_import(args: &ImportArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_comments_give_scores() {
+        assert_eq!(comment_score_cp("+0.35/12 0.101s"), Some(35.0));
+        assert_eq!(comment_score_cp("-2.68/10 0.034s"), Some(-268.0));
+        assert_eq!(comment_score_cp("0.00/1 0s"), Some(0.0));
+        assert_eq!(comment_score_cp("+M7/29 0.008s"), None);
+        assert_eq!(comment_score_cp("-M2/3 0s"), None);
+        assert_eq!(comment_score_cp("+25.84/12 0.009s"), None);
+        assert_eq!(comment_score_cp("[%clk 0:00:58]"), None);
+        assert_eq!(comment_score_cp("book"), None);
+        // White's expected score: even at 0, a pawn and a half up ~70 %, mirrored for Black.
+        assert_eq!(expected_white_score(0.0, Color::White), 0.5);
+        let up = expected_white_score(150.0, Color::White);
+        assert!((up - 0.7034).abs() < 1e-3, "{up}");
+        assert!((expected_white_score(150.0, Color::Black) - (1.0 - up)).abs() < 1e-12);
+    }
 
     #[test]
     fn random_starts_are_playable_and_reproducible() {

@@ -228,15 +228,19 @@ fn coefficients(pos: &Position) -> Vec<(u32, f32)> {
     out
 }
 
-/// Parse one `FEN | result` line; the result is White's score (1, 0.5, 0, or 1-0 style).
+/// Parse one `FEN | label` line; the label is White's score: a game result (`1`, `0.5`, `0`,
+/// or `1-0` style) or an expected score between 0 and 1 (`import-pgn --score-of`).
 pub fn parse_labelled_line(line: &str) -> Option<(Position, f32)> {
-    let (fen, result) = line.rsplit_once('|')?;
+    let (fen, label) = line.rsplit_once('|')?;
     let pos = Position::from_fen(fen.trim()).ok()?;
-    let white = match result.trim() {
-        "1" | "1.0" | "1-0" => 1.0,
-        "0" | "0.0" | "0-1" => 0.0,
-        "0.5" | "1/2-1/2" => 0.5,
-        _ => return None,
+    let white = match label.trim() {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        "1/2-1/2" => 0.5,
+        number => number
+            .parse::<f32>()
+            .ok()
+            .filter(|p| (0.0..=1.0).contains(p))?,
     };
     Some((pos, white))
 }
@@ -455,5 +459,18 @@ mod tests {
         assert_eq!(r, 0.0);
         assert!(parse_labelled_line("garbage | 1").is_none());
         assert!(parse_labelled_line("8/8/8/8/8/8/8/8 w - - 0 1").is_none());
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            parse_labelled_line(&format!("{start} | 0.7311")).unwrap().1,
+            0.7311
+        );
+        assert_eq!(parse_labelled_line(&format!("{start} | 1")).unwrap().1, 1.0);
+        assert_eq!(
+            parse_labelled_line(&format!("{start} | 0.5")).unwrap().1,
+            0.5
+        );
+        assert!(parse_labelled_line(&format!("{start} | 1.2")).is_none());
+        assert!(parse_labelled_line(&format!("{start} | -0.1")).is_none());
+        assert!(parse_labelled_line(&format!("{start} | NaN")).is_none());
     }
 }
