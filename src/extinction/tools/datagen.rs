@@ -273,13 +273,13 @@ pub fn run_import(args: &ImportArgs) -> Result<(), String> {
                         let _ = writeln!(out, "{} | {score}", pos.fen());
                     }
                     Some(side) => {
+                        if pos.turn() != side {
+                            continue;
+                        }
                         let comment = pgn.comments.get(ply).and_then(|c| c.as_deref());
                         let Some(cp) = comment.and_then(comment_score_cp) else {
                             continue;
                         };
-                        if pos.turn() != side {
-                            continue;
-                        }
                         let white = expected_white_score(cp, pos.turn());
                         let _ = writeln!(out, "{} | {white:.4}", pos.fen());
                     }
