@@ -1,5 +1,5 @@
 //! `extinction tune`: Texel-style tuning of the evaluation weights on positions labelled with
-//! game results.
+//! game results or with an engine's expected scores.
 //!
 //! Every term of [`evaluate_with`] is linear in the weights (material, scarcity, tables,
 //! mobility, pawns and threats are counts times weights, tapered by phase), so each position is
@@ -21,7 +21,7 @@ use crate::extinction::rules::position::{role_index, Position, ROLES};
 /// Arguments of `extinction tune`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TuneArgs {
-    /// Labelled positions (`FEN | result` lines from `datagen` or `import-pgn`); repeatable.
+    /// Labelled positions (`FEN | label` lines from `datagen` or `import-pgn`); repeatable.
     #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
     /// Gradient-descent epochs.
