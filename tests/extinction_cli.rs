@@ -375,6 +375,44 @@ fn every_subcommand_survives_a_closed_output_pipe() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn import_pgn_labels_both_sides_of_a_scored_move() {
+    // Engine A's scores label the position before each of its moves and the one after it,
+    // as White's expected score; B's moves and scores are not used.
+    let dir = std::env::temp_dir().join(format!("extinction-score-of-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("scored.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+         1. e4 {+0.50/10 0.1s} e5 {-0.30/9 0.1s} 2. Nf3 {+1.00/10 0.1s} Nc6 {+M3/9 0.1s} 1-0\n",
+    )
+    .unwrap();
+    let out = dir.join("labels.txt");
+    let (ok, _, err) = run(&[
+        "import-pgn",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--score-of",
+        "A",
+        "--skip-plies",
+        "0",
+    ]);
+    assert!(ok, "{err}");
+    let labels = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let lines: Vec<&str> = labels.lines().collect();
+    let expect = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 0.5715",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 0.5715",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | 0.6401",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 | 0.6401",
+    ];
+    assert_eq!(lines, expect, "{labels}");
+}
+
 /// The JSON text of `key`'s value in a one-line object, up to the next top-level field.
 fn json_value<'a>(line: &'a str, key: &str) -> &'a str {
     let start = line

@@ -60,7 +60,8 @@ pub struct ImportArgs {
     /// Label each position where this player (a `White`/`Black` tag value) moved with the
     /// score its engine reported for that move in the move comment (cutechess-cli's
     /// `{+0.35/12 0.1s}`), as White's expected score `1 / (1 + 10^(-cp/400))`, instead of
-    /// the game result. Positions with mate scores are left out.
+    /// the game result; the quiet position the move leads to gets the same label. Positions
+    /// with mate scores are left out.
     #[arg(long, value_name = "PLAYER")]
     pub score_of: Option<String>,
 }
@@ -282,6 +283,14 @@ pub fn run_import(args: &ImportArgs) -> Result<(), String> {
                         };
                         let white = expected_white_score(cp, pos.turn());
                         let _ = writeln!(out, "{} | {white:.4}", pos.fen());
+                        // The same score labels the position the move leads to, so that the
+                        // labelled side is to move in only half the positions: otherwise the
+                        // fit reads "the side to move is the stronger engine" into the tempo.
+                        let after = game.position();
+                        if is_quiet_position(after) {
+                            let _ = writeln!(out, "{} | {white:.4}", after.fen());
+                            positions += 1;
+                        }
                     }
                 }
                 positions += 1;
