@@ -1,7 +1,9 @@
 //! The tree search of one thread: principal variation search with a transposition table,
 //! null-move pruning, reverse futility, late-move reductions and pruning, mate distance
 //! pruning, and a quiescence search over captures and promotions that searches every move
-//! when one of our last-of-type pieces is attacked (the analogue of a check evasion).
+//! when one of our last-of-type pieces is attacked (the analogue of a check evasion). A move
+//! that leaves the opponent a capture of one of our last pieces is scored as the loss without
+//! a node of its own, as a chess engine skips illegal moves.
 //!
 //! Repetitions and the fifty-move rule score as draws; see `score.rs` for mate scores.
 
@@ -23,6 +25,12 @@ use crate::extinction::rules::threats::{
     attacks_from_destination, can_capture_last_piece, last_of_type, threatened_last_pieces,
 };
 use crate::extinction::rules::{Game, Move, MoveList, Position, Undo};
+
+/// Score of a move at `ply` after which the opponent captures one of our last-of-type pieces:
+/// what the child node would return (a win on its first move), seen from our side.
+fn loss_after_reply(ply: usize) -> i32 {
+    -(MATE - ply as i32 - 2)
+}
 
 #[derive(Clone)]
 /// A root move with its scores from this and the previous iteration and its PV.
@@ -217,6 +225,12 @@ impl<'a> Searcher<'a> {
         MATE - (ply as i32 + 1)
     }
 
+    /// Whether the move just made leaves the opponent a capture of one of our last-of-type
+    /// pieces (a game that is already over is left to the child node to score).
+    fn hangs_last_piece(&self) -> bool {
+        !self.pos.is_finished() && can_capture_last_piece(&self.pos)
+    }
+
     fn has_pieces_beyond_pawns(&self) -> bool {
         let us = self.pos.by_color(self.pos.turn());
         (us & !self.pos.by_role(Role::Pawn) & !self.pos.by_role(Role::King)).any()
@@ -295,6 +309,11 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let undo = self.push_move(m, ply);
+            if self.hangs_last_piece() {
+                self.pop_move(m, undo);
+                best = best.max(loss_after_reply(ply));
+                continue;
+            }
             let score = -self.quiescence(-beta, -alpha, ply + 1, qdepth + 1);
             self.pop_move(m, undo);
             if self.stopped {
@@ -507,6 +526,12 @@ impl<'a> Searcher<'a> {
                 }
             }
             let undo = self.push_move(m, ply);
+            if self.hangs_last_piece() {
+                // The Extinction analogue of an illegal move: the reply takes a last piece.
+                self.pop_move(m, undo);
+                best = best.max(loss_after_reply(ply));
+                continue;
+            }
             let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 0 {
@@ -585,8 +610,11 @@ impl<'a> Searcher<'a> {
             if excluded != Move::NULL {
                 return alpha;
             }
-            // Everything pruned: fall back to the static view.
-            return static_eval.min(beta);
+            if best == -INFINITE {
+                // Everything pruned: fall back to the static view.
+                return static_eval.min(beta);
+            }
+            // Every move hands the opponent one of our last pieces.
         }
         let bound = Bound::of_result(best, original_alpha, beta);
         if excluded == Move::NULL {
