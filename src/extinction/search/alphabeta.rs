@@ -304,6 +304,7 @@ impl<'a> Searcher<'a> {
             ScoredMoves::for_quiescence(&self.pos, &list, hash_move)
         };
         let mut best_move = Move::NULL;
+        let mut hang_move = Move::NULL;
         while let Some((m, _)) = moves.next_best() {
             if !evading && see(&self.pos, m) < 0 {
                 continue;
@@ -311,6 +312,9 @@ impl<'a> Searcher<'a> {
             let undo = self.push_move(m, ply);
             if self.hangs_last_piece() {
                 self.pop_move(m, undo);
+                if hang_move == Move::NULL {
+                    hang_move = m;
+                }
                 best = best.max(loss_after_reply(ply));
                 continue;
             }
@@ -331,9 +335,21 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        if best_move == Move::NULL && hang_move != Move::NULL && best == loss_after_reply(ply) {
+            self.record_handover(hang_move, ply);
+        }
         let bound = Bound::of_result(best, original_alpha, beta);
         self.store(key, best_move, best, static_eval, 0, bound, ply);
         best
+    }
+
+    /// Make the principal variation at `ply` the move `m`, which hands the opponent one of our
+    /// last pieces, and the capture that ends the game: the line a mate score stands for.
+    fn record_handover(&mut self, m: Move, ply: usize) {
+        let undo = self.push_move(m, ply);
+        self.win_now(ply + 1);
+        self.pop_move(m, undo);
+        self.update_pv(ply, m);
     }
 
     /// Write a node's result to the transposition table (mate scores made ply-independent).
@@ -469,6 +485,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITE;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
+        let mut hang_move = Move::NULL;
         let enemy_last_pieces = last_of_type(&self.pos, us.other());
         let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
         let mut quiet_count = 0usize;
@@ -529,6 +546,9 @@ impl<'a> Searcher<'a> {
             if self.hangs_last_piece() {
                 // The Extinction analogue of an illegal move: the reply takes a last piece.
                 self.pop_move(m, undo);
+                if hang_move == Move::NULL {
+                    hang_move = m;
+                }
                 best = best.max(loss_after_reply(ply));
                 continue;
             }
@@ -615,6 +635,13 @@ impl<'a> Searcher<'a> {
                 return static_eval.min(beta);
             }
             // Every move hands the opponent one of our last pieces.
+        }
+        if pv_node
+            && best_move == Move::NULL
+            && hang_move != Move::NULL
+            && best == loss_after_reply(ply)
+        {
+            self.record_handover(hang_move, ply);
         }
         let bound = Bound::of_result(best, original_alpha, beta);
         if excluded == Move::NULL {

@@ -451,6 +451,17 @@ mod tests {
     }
 
     #[test]
+    fn a_fork_of_two_last_pieces_is_a_win_in_two() {
+        // Nc7 attacks Black's only king (e8) and only rook (a8), and nothing of Black's covers
+        // c7: every Black reply hands over one of them, each such reply scored without a node.
+        let fen = "rnb1kbn1/pp1ppppp/8/1N5q/8/8/PPPPPPPP/R1BQKBNR w KQq - 0 1";
+        let result = run(fen, 5, 1);
+        assert_eq!(mate_moves(result.score), Some(2), "score {}", result.score);
+        let best = result.best_move.expect("a move");
+        assert_eq!(crate::extinction::rules::notation::uci(best), "b5c7");
+    }
+
+    #[test]
     fn the_smallest_budgets_still_search_depth_one() {
         let budgets = [
             Limits {
