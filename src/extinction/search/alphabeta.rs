@@ -231,6 +231,27 @@ impl<'a> Searcher<'a> {
         !self.pos.is_finished() && can_capture_last_piece(&self.pos)
     }
 
+    /// Make `m`, unless it hands the opponent one of our last pieces: then it is taken back at
+    /// once, `best` rises to that loss and `handover` keeps the first such move (for the PV).
+    fn make_unless_handover(
+        &mut self,
+        m: Move,
+        ply: usize,
+        best: &mut i32,
+        handover: &mut Move,
+    ) -> Option<Undo> {
+        let undo = self.push_move(m, ply);
+        if !self.hangs_last_piece() {
+            return Some(undo);
+        }
+        self.pop_move(m, undo);
+        if *handover == Move::NULL {
+            *handover = m;
+        }
+        *best = (*best).max(loss_after_reply(ply));
+        None
+    }
+
     fn has_pieces_beyond_pawns(&self) -> bool {
         let us = self.pos.by_color(self.pos.turn());
         (us & !self.pos.by_role(Role::Pawn) & !self.pos.by_role(Role::King)).any()
@@ -309,15 +330,9 @@ impl<'a> Searcher<'a> {
             if !evading && see(&self.pos, m) < 0 {
                 continue;
             }
-            let undo = self.push_move(m, ply);
-            if self.hangs_last_piece() {
-                self.pop_move(m, undo);
-                if hang_move == Move::NULL {
-                    hang_move = m;
-                }
-                best = best.max(loss_after_reply(ply));
+            let Some(undo) = self.make_unless_handover(m, ply, &mut best, &mut hang_move) else {
                 continue;
-            }
+            };
             let score = -self.quiescence(-beta, -alpha, ply + 1, qdepth + 1);
             self.pop_move(m, undo);
             if self.stopped {
@@ -542,16 +557,10 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
-            let undo = self.push_move(m, ply);
-            if self.hangs_last_piece() {
-                // The Extinction analogue of an illegal move: the reply takes a last piece.
-                self.pop_move(m, undo);
-                if hang_move == Move::NULL {
-                    hang_move = m;
-                }
-                best = best.max(loss_after_reply(ply));
+            // The Extinction analogue of skipping an illegal move: the reply takes a last piece.
+            let Some(undo) = self.make_unless_handover(m, ply, &mut best, &mut hang_move) else {
                 continue;
-            }
+            };
             let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 0 {
