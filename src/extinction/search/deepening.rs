@@ -273,6 +273,9 @@ fn iterative_deepening(
     let mut completed: Option<SearchResult> = None;
     let mut last_best = root_moves[0].mv;
     let mut stability = 0u32;
+    // How far the best score fell in the last iteration (positive: it fell).
+    let mut score_drop = 0i32;
+    let mut last_best_score: Option<i32> = None;
     let mut depth = 1u32;
     let max_depth = clock
         .limits()
@@ -282,7 +285,7 @@ fn iterative_deepening(
 
     while depth <= max_depth
         && if thread == 0 {
-            clock.may_start_iteration(depth, stability)
+            clock.may_start_iteration(depth, stability, score_drop)
         } else {
             !searcher.stopped
                 && !searcher
@@ -381,6 +384,13 @@ fn iterative_deepening(
             last_best = root_moves[0].mv;
         }
         let best_score = root_moves[0].score;
+        score_drop = match last_best_score {
+            Some(before) if before.abs() < MATE_BOUND && best_score.abs() < MATE_BOUND => {
+                before - best_score
+            }
+            _ => 0,
+        };
+        last_best_score = Some(best_score);
         if let Some(mate) = clock.limits().mate {
             if is_win(best_score) && mate_moves(best_score).unwrap_or(i32::MAX) <= mate as i32 {
                 break;

@@ -199,9 +199,11 @@ impl SearchClock {
     }
 
     /// Whether iterative deepening should begin another iteration. `stability` in 0..=4 grows
-    /// while the best move stays the same, letting the search stop earlier. The first
+    /// while the best move stays the same, letting the search stop earlier; `score_drop` (in
+    /// centipawns, by how much the last iteration's best score fell below the one before)
+    /// lets it go on for longer, up to twice as long for a fall of a pawn or more. The first
     /// iteration always begins, whatever the limits.
-    pub fn may_start_iteration(&self, depth: u32, stability: u32) -> bool {
+    pub fn may_start_iteration(&self, depth: u32, stability: u32, score_drop: i32) -> bool {
         if depth <= 1 {
             return true;
         }
@@ -219,6 +221,7 @@ impl SearchClock {
                 // The next iteration usually costs more than all previous ones together, so
                 // only start it while well inside the soft budget.
                 let scaled = fraction(soft, 6 - stability.min(3) as u64, 10);
+                let scaled = fraction(scaled, 100 + score_drop.clamp(0, 100) as u64, 100);
                 if self.elapsed_ms() >= scaled {
                     return false;
                 }
@@ -254,7 +257,7 @@ pub fn budget(limits: &Limits, overhead_ms: u64) -> (Option<u64>, Option<u64>) {
     let available = time_left.saturating_sub(overhead_ms).max(1);
     let moves = match limits.moves_to_go {
         Some(n) => n.clamp(1, 50) as u64,
-        None => 22,
+        None => 15,
     };
     // An even share of what is left plus most of the increment; the hard limit never exceeds
     // a small fraction of the remaining time, so no sequence of long moves can lose on time.
@@ -307,7 +310,7 @@ mod tests {
         let (soft, hard) = budget(&limits, 0);
         assert!(soft.unwrap() > 1_000_000 && hard.unwrap() >= soft.unwrap());
         let clock = SearchClock::start(limits, 0, Signals::new());
-        assert!(clock.may_start_iteration(2, 0));
+        assert!(clock.may_start_iteration(2, 0, 0));
     }
 
     #[test]
@@ -321,11 +324,28 @@ mod tests {
         let clock = SearchClock::start(limits, 50, Signals::new());
         clock.signals().request_stop();
         std::thread::sleep(Duration::from_millis(3));
-        assert!(clock.may_start_iteration(1, 0));
+        assert!(clock.may_start_iteration(1, 0, 0));
         assert!(!clock.should_stop(1_000_000));
         clock.iteration_completed();
         assert!(clock.should_stop(0));
-        assert!(!clock.may_start_iteration(2, 0));
+        assert!(!clock.may_start_iteration(2, 0, 0));
+    }
+
+    #[test]
+    fn a_falling_score_buys_more_iterations() {
+        // 15 s left, no increment: a soft budget of 1 s, so a fresh iteration may begin up to
+        // 0.6 s in; a score that fell by a pawn doubles that.
+        let limits = Limits {
+            time_left_ms: Some(15_000),
+            ..Limits::default()
+        };
+        let clock = SearchClock::start(limits, 0, Signals::new());
+        clock.iteration_completed();
+        std::thread::sleep(Duration::from_millis(650));
+        assert!(!clock.may_start_iteration(5, 0, 0));
+        assert!(!clock.may_start_iteration(5, 0, -300), "a rising score buys nothing");
+        assert!(clock.may_start_iteration(5, 0, 100));
+        assert!(clock.may_start_iteration(5, 0, 5_000), "the bonus is capped, not wrapped");
     }
 
     #[test]
