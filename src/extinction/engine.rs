@@ -4,11 +4,12 @@
 //! a callback; the tools run one blocking search at a time through the same path.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, TryLockError};
 use std::thread::JoinHandle;
 
 use super::rules::{divide_until, Game, Move};
 use super::search::progress::ProgressReport;
+use super::search::memory::{self, SearchMemory};
 use super::search::timeman::{Limits, SearchClock, Signals};
 use super::search::tt::TranspositionTable;
 use super::search::{search_threads, SearchInfo, SearchOptions, SearchResult, SEARCH_STACK_BYTES};
@@ -83,6 +84,8 @@ pub struct Engine {
     /// Current settings (`Hash` changes go through [`Engine::set_hash`]).
     pub options: EngineOptions,
     tt: Arc<TranspositionTable>,
+    /// Each search thread's histories and evaluation correction, kept from move to move.
+    memory: Arc<Mutex<Vec<SearchMemory>>>,
     running: Option<RunningSearch>,
     perft: Option<RunningPerft>,
     next_id: u64,
@@ -95,6 +98,7 @@ impl Engine {
         options.hash_mb = options.hash_mb.clamp(1, MAX_HASH_MB);
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            memory: Arc::new(Mutex::new(Vec::new())),
             options,
             running: None,
             perft: None,
@@ -117,10 +121,14 @@ impl Engine {
         self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
     }
 
-    /// Forget the transposition table contents.
+    /// Forget the transposition table contents and what the search threads learned.
     pub fn clear_hash(&mut self) {
         self.abort();
         self.tt.clear();
+        self.memory
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clear();
     }
 
     /// Whether a search is running (or finished but not yet collected).
@@ -166,6 +174,7 @@ impl Engine {
         let thread_clock = Arc::clone(&clock);
         let threads = self.options.threads;
         let tt = Arc::clone(&self.tt);
+        let shared_memory = Arc::clone(&self.memory);
         let game = game.clone();
         let on_done = self.on_done.clone();
         let handle = std::thread::Builder::new()
@@ -175,7 +184,19 @@ impl Engine {
                 // A bug must not leave the GUI waiting forever: answer without a move instead.
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let report = reporter.as_mut().map(|r| r as &mut dyn FnMut(&SearchInfo));
-                    search_threads(&game, &tt, &thread_clock, &options, threads, report)
+                    // The previous search has ended before this one starts, so the lock is
+                    // free; should it not be, this search starts cold rather than wait.
+                    let mut cold = Vec::new();
+                    let mut guard = match shared_memory.try_lock() {
+                        Ok(guard) => Some(guard),
+                        Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+                        Err(TryLockError::WouldBlock) => None,
+                    };
+                    let memory = guard.as_deref_mut().unwrap_or(&mut cold);
+                    if memory.len() != threads {
+                        *memory = memory::fresh(threads);
+                    }
+                    search_threads(&game, &tt, &thread_clock, &options, memory, report)
                 }))
                 .unwrap_or_else(|_| {
                     log::error!("search panicked; answering without a move");

@@ -11,9 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::Role;
 
-use super::movepick::{
-    continuation_key, is_quiet, wins_by_extinction, History, MoveContext, ScoredMoves,
-};
+use super::memory::SearchMemory;
+use super::movepick::{continuation_key, is_quiet, wins_by_extinction, MoveContext, ScoredMoves};
 use super::score::{
     is_loss, is_win, score_from_tt, score_to_tt, ScoreBound, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
@@ -66,7 +65,8 @@ pub struct Searcher<'a> {
     pub(super) stopped: bool,
     pub(super) root_depth: i32,
     killers: [[Move; 2]; MAX_PLY + 2],
-    pub(super) history: History,
+    /// The thread's histories and evaluation correction, kept from move to move.
+    pub(super) memory: &'a mut SearchMemory,
     /// Continuation key of the move played at each ply of the current path (`None`: null move).
     played: [Option<usize>; MAX_PLY + 2],
     /// Static evaluation at each ply of the current path (`None` where a last piece was attacked).
@@ -84,8 +84,13 @@ pub struct Searcher<'a> {
 
 impl<'a> Searcher<'a> {
     /// A searcher for the current position of `game`, which also supplies the keys of the
-    /// earlier positions for repetition checks.
-    pub fn new(game: &Game, tt: &'a TranspositionTable, clock: &'a SearchClock) -> Self {
+    /// earlier positions for repetition checks, learning into `memory`.
+    pub fn new(
+        game: &Game,
+        tt: &'a TranspositionTable,
+        clock: &'a SearchClock,
+        memory: &'a mut SearchMemory,
+    ) -> Self {
         Searcher {
             keys: game.keys().to_vec(),
             pos: game.position().clone(),
@@ -96,7 +101,7 @@ impl<'a> Searcher<'a> {
             stopped: false,
             root_depth: 0,
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
-            history: History::default(),
+            memory,
             played: [None; MAX_PLY + 2],
             evals: [None; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
@@ -199,7 +204,7 @@ impl<'a> Searcher<'a> {
             list,
             hash_move,
             &self.killers[ply],
-            &self.history,
+            &self.memory.history,
             self.context(ply),
         )
     }
@@ -611,15 +616,15 @@ impl<'a> Searcher<'a> {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = m;
                             }
-                            self.history.update_quiet(&self.pos, m, ctx, bonus);
+                            self.memory.history.update_quiet(&self.pos, m, ctx, bonus);
                             for &q in &quiets_tried[..quiet_count] {
-                                self.history.update_quiet(&self.pos, q, ctx, -bonus);
+                                self.memory.history.update_quiet(&self.pos, q, ctx, -bonus);
                             }
                         } else {
-                            self.history.update_capture(&self.pos, m, bonus);
+                            self.memory.history.update_capture(&self.pos, m, bonus);
                         }
                         for &c in &captures_tried[..capture_count] {
-                            self.history.update_capture(&self.pos, c, -bonus);
+                            self.memory.history.update_capture(&self.pos, c, -bonus);
                         }
                         break;
                     }

@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::alphabeta::{RootMove, Searcher};
+use super::memory::SearchMemory;
 use super::movepick::{MoveContext, ScoredMoves};
 use super::score::{is_loss, is_win, mate_moves, ScoreBound, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::timeman::SearchClock;
@@ -111,16 +112,18 @@ impl Default for SearchOptions {
 }
 
 /// Run a complete search of the game's current position (iterative deepening until the clock
-/// says stop), calling `report`, if given, after each completed iteration and PV line.
+/// says stop), learning into `memory` and calling `report`, if given, after each completed
+/// iteration and PV line.
 pub fn search(
     game: &Game,
     tt: &TranspositionTable,
     clock: &SearchClock,
     options: &SearchOptions,
+    memory: &mut SearchMemory,
     report: Option<&mut dyn FnMut(&SearchInfo)>,
 ) -> SearchResult {
     tt.new_search();
-    let mut searcher = Searcher::new(game, tt, clock);
+    let mut searcher = Searcher::new(game, tt, clock, memory);
     searcher.node_sink = Some(clock.progress().node_counter());
     iterative_deepening(&mut searcher, game.position(), options, report, 0)
 }
@@ -143,19 +146,23 @@ fn helper_skips(thread: usize, depth: u32) -> bool {
     (depth + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2 == 1
 }
 
-/// [`search`] with `threads` threads sharing the table (Lazy SMP). The calling thread is the
-/// main thread: it alone reports, follows the clock and decides; helpers search the same root
-/// with staggered depths until the main thread finishes. `threads <= 1` is exactly [`search`].
+/// [`search`] with one thread per memory, sharing the table (Lazy SMP). The calling thread is
+/// the main thread (the first memory): it alone reports, follows the clock and decides; helpers
+/// search the same root with staggered depths until the main thread finishes. One memory is
+/// exactly [`search`].
 pub fn search_threads(
     game: &Game,
     tt: &TranspositionTable,
     clock: &SearchClock,
     options: &SearchOptions,
-    threads: usize,
+    memory: &mut [SearchMemory],
     mut report: Option<&mut dyn FnMut(&SearchInfo)>,
 ) -> SearchResult {
-    if threads <= 1 {
-        return search(game, tt, clock, options, report);
+    let Some((main_memory, helper_memory)) = memory.split_first_mut() else {
+        return search(game, tt, clock, options, &mut SearchMemory::default(), report);
+    };
+    if helper_memory.is_empty() {
+        return search(game, tt, clock, options, main_memory, report);
     }
     let pos = game.position();
     tt.new_search();
@@ -163,13 +170,14 @@ pub fn search_threads(
     let node_counter = clock.progress().node_counter();
     std::thread::scope(|scope| {
         let mut helpers = Vec::new();
-        for thread in 1..threads {
+        for (i, thread_memory) in helper_memory.iter_mut().enumerate() {
+            let thread = i + 1;
             let stop = &stop;
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{thread}"))
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut searcher = Searcher::new(game, tt, clock);
+                    let mut searcher = Searcher::new(game, tt, clock, thread_memory);
                     searcher.helpers_stop = Some(stop);
                     searcher.node_sink = Some(node_counter);
                     let result = iterative_deepening(&mut searcher, pos, options, None, thread);
@@ -181,7 +189,7 @@ pub fn search_threads(
                 Err(e) => log::warn!("cannot start search helper thread: {e}"),
             }
         }
-        let mut searcher = Searcher::new(game, tt, clock);
+        let mut searcher = Searcher::new(game, tt, clock, main_memory);
         searcher.node_sink = Some(node_counter);
         let main_report = report
             .as_mut()
@@ -246,7 +254,7 @@ fn iterative_deepening(
         &list,
         hash_move,
         &[Move::NULL; 2],
-        &searcher.history,
+        &searcher.memory.history,
         MoveContext::default(),
     );
     let mut root_moves: Vec<RootMove> = Vec::new();
@@ -417,13 +425,21 @@ fn iterative_deepening(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extinction::search::memory;
     use crate::extinction::search::timeman::{Limits, Signals};
 
     fn run(fen: &str, depth: u32, threads: usize) -> SearchResult {
         let game = Game::new(Position::from_fen(fen).expect("fen"));
         let tt = TranspositionTable::new(8);
         let clock = SearchClock::start(Limits::depth(depth), 0, Signals::new());
-        search_threads(&game, &tt, &clock, &SearchOptions::default(), threads, None)
+        search_threads(
+            &game,
+            &tt,
+            &clock,
+            &SearchOptions::default(),
+            &mut memory::fresh(threads),
+            None,
+        )
     }
 
     /// Issue 11's position: White's only queen stands on d4, attacked by e5xd4.
@@ -565,7 +581,7 @@ mod tests {
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, || {
                     let mut report = |info: &SearchInfo| main_nodes = info.nodes;
-                    search_threads(&game, &tt, &clock, &options, 3, Some(&mut report))
+                    search_threads(&game, &tt, &clock, &options, &mut memory::fresh(3), Some(&mut report))
                 })
                 .expect("spawn");
             std::thread::sleep(std::time::Duration::from_millis(300));

@@ -1,10 +1,12 @@
 //! The search: iterative deepening with Lazy SMP (`deepening.rs`) over a principal variation
 //! search (`alphabeta.rs`), with move ordering, static exchange evaluation, the transposition
-//! table, the clock, the live progress others may read and mate-score arithmetic each in a
-//! file of its own. It sits on the rules and the evaluation; the engine facade drives it.
+//! table, what a thread keeps between moves (histories, evaluation correction), the clock, the
+//! live progress others may read and mate-score arithmetic each in a file of its own. It sits on the rules and the evaluation; the engine facade drives it.
 
 pub mod alphabeta;
+pub mod correction;
 pub mod deepening;
+pub mod memory;
 pub mod movepick;
 pub mod progress;
 pub mod score;
