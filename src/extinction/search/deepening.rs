@@ -460,6 +460,7 @@ mod tests {
             &tt,
             &clock,
             &SearchOptions::default(),
+            &mut SearchMemory::default(),
             Some(&mut report),
         );
         (result, reports)
