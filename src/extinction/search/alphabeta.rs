@@ -294,7 +294,7 @@ impl<'a> Searcher<'a> {
         let evading = qdepth == 0 && threatened_last_pieces(&self.pos, us).any();
         let mut list = MoveList::new();
         let mut best;
-        let mut static_eval = 0;
+        let mut raw_eval = 0;
         if evading {
             self.pos.generate_moves(&mut list);
             if list.is_empty() {
@@ -302,21 +302,11 @@ impl<'a> Searcher<'a> {
             }
             best = -INFINITE;
         } else {
-            static_eval = match hit {
-                Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval as i32,
-                _ => evaluate(&self.pos),
-            };
+            raw_eval = self.raw_eval(hit);
+            let static_eval = self.memory.correction.corrected(&self.pos, raw_eval);
             if static_eval >= beta {
                 if hit.is_none() {
-                    self.store(
-                        key,
-                        Move::NULL,
-                        static_eval,
-                        static_eval,
-                        0,
-                        Bound::Lower,
-                        ply,
-                    );
+                    self.store(key, Move::NULL, static_eval, raw_eval, 0, Bound::Lower, ply);
                 }
                 return static_eval;
             }
@@ -359,7 +349,7 @@ impl<'a> Searcher<'a> {
             self.record_handover(hang_move, ply);
         }
         let bound = Bound::of_result(best, original_alpha, beta);
-        self.store(key, best_move, best, static_eval, 0, bound, ply);
+        self.store(key, best_move, best, raw_eval, 0, bound, ply);
         best
     }
 
@@ -372,14 +362,23 @@ impl<'a> Searcher<'a> {
         self.update_pv(ply, m);
     }
 
-    /// Write a node's result to the transposition table (mate scores made ply-independent).
+    /// The evaluation before correction: the table's when it holds one, else computed.
+    fn raw_eval(&self, hit: Option<TtHit>) -> i32 {
+        match hit {
+            Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval as i32,
+            _ => evaluate(&self.pos),
+        }
+    }
+
+    /// Write a node's result to the transposition table (mate scores made ply-independent) with
+    /// the evaluation before correction, which the correction may since have revised.
     #[allow(clippy::too_many_arguments)]
     fn store(
         &self,
         key: u64,
         best_move: Move,
         score: i32,
-        static_eval: i32,
+        raw_eval: i32,
         depth: i32,
         bound: Bound,
         ply: usize,
@@ -389,7 +388,7 @@ impl<'a> Searcher<'a> {
             TtHit {
                 packed_move: best_move.to_u16(),
                 score: score_to_tt(score, ply),
-                eval: static_eval.clamp(-MATE, MATE) as i16,
+                eval: raw_eval.clamp(-MATE, MATE) as i16,
                 depth: depth.clamp(0, 255) as u8,
                 bound,
             },
@@ -447,10 +446,8 @@ impl<'a> Searcher<'a> {
                 return s;
             }
         }
-        let static_eval = match hit {
-            Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval as i32,
-            _ => evaluate(&self.pos),
-        };
+        let raw_eval = self.raw_eval(hit);
+        let static_eval = self.memory.correction.corrected(&self.pos, raw_eval);
         let us = self.pos.turn();
         let in_danger = threatened_last_pieces(&self.pos, us).any();
         self.evals[ply] = (!in_danger).then_some(static_eval);
@@ -659,7 +656,19 @@ impl<'a> Searcher<'a> {
         }
         let bound = Bound::of_result(best, original_alpha, beta);
         if excluded == Move::NULL {
-            self.store(key, best_move, best, static_eval, depth, bound, ply);
+            // Teach the correction what this search found, where the result says something
+            // about the evaluation: a quiet best move, not a mate, a bound on the right side.
+            if !in_danger
+                && (best_move == Move::NULL || is_quiet(&self.pos, best_move))
+                && best.abs() < MATE_BOUND
+                && !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval)
+            {
+                self.memory
+                    .correction
+                    .update(&self.pos, raw_eval, best, depth);
+            }
+            self.store(key, best_move, best, raw_eval, depth, bound, ply);
         }
         best
     }
