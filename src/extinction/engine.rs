@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, TryLockError};
 use std::thread::JoinHandle;
 
 use super::rules::{divide_until, Game, Move};
-use super::search::progress::ProgressReport;
 use super::search::memory::{self, SearchMemory};
+use super::search::progress::ProgressReport;
 use super::search::timeman::{Limits, SearchClock, Signals};
 use super::search::tt::TranspositionTable;
 use super::search::{search_threads, SearchInfo, SearchOptions, SearchResult, SEARCH_STACK_BYTES};

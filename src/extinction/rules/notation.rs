@@ -332,7 +332,9 @@ impl Position {
                 let rooks =
                     self.by_color[color as usize] & self.by_role[Role::Rook as usize] & back;
                 let outer = match side {
-                    CastlingSide::KingSide => rooks & u64::MAX.checked_shl(rook + 1).unwrap_or(0) == 0,
+                    CastlingSide::KingSide => {
+                        rooks & u64::MAX.checked_shl(rook + 1).unwrap_or(0) == 0
+                    }
                     CastlingSide::QueenSide => rooks & ((1u64 << rook) - 1) == 0,
                 };
                 let letter = if outer {

@@ -159,7 +159,14 @@ pub fn search_threads(
     mut report: Option<&mut dyn FnMut(&SearchInfo)>,
 ) -> SearchResult {
     let Some((main_memory, helper_memory)) = memory.split_first_mut() else {
-        return search(game, tt, clock, options, &mut SearchMemory::default(), report);
+        return search(
+            game,
+            tt,
+            clock,
+            options,
+            &mut SearchMemory::default(),
+            report,
+        );
     };
     if helper_memory.is_empty() {
         return search(game, tt, clock, options, main_memory, report);
@@ -582,7 +589,14 @@ mod tests {
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, || {
                     let mut report = |info: &SearchInfo| main_nodes = info.nodes;
-                    search_threads(&game, &tt, &clock, &options, &mut memory::fresh(3), Some(&mut report))
+                    search_threads(
+                        &game,
+                        &tt,
+                        &clock,
+                        &options,
+                        &mut memory::fresh(3),
+                        Some(&mut report),
+                    )
                 })
                 .expect("spawn");
             std::thread::sleep(std::time::Duration::from_millis(300));

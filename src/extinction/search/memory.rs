@@ -16,5 +16,7 @@ pub struct SearchMemory {
 
 /// `threads` fresh memories, one per search thread.
 pub fn fresh(threads: usize) -> Vec<SearchMemory> {
-    (0..threads.max(1)).map(|_| SearchMemory::default()).collect()
+    (0..threads.max(1))
+        .map(|_| SearchMemory::default())
+        .collect()
 }

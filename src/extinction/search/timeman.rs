@@ -343,9 +343,15 @@ mod tests {
         clock.iteration_completed();
         std::thread::sleep(Duration::from_millis(650));
         assert!(!clock.may_start_iteration(5, 0, 0));
-        assert!(!clock.may_start_iteration(5, 0, -300), "a rising score buys nothing");
+        assert!(
+            !clock.may_start_iteration(5, 0, -300),
+            "a rising score buys nothing"
+        );
         assert!(clock.may_start_iteration(5, 0, 100));
-        assert!(clock.may_start_iteration(5, 0, 5_000), "the bonus is capped, not wrapped");
+        assert!(
+            clock.may_start_iteration(5, 0, 5_000),
+            "the bonus is capped, not wrapped"
+        );
     }
 
     #[test]
