@@ -361,8 +361,8 @@ fn pondering_thinks_on_the_opponents_time() {
     play(&mut game, &reply);
     let expected = expected.expect("a ponder move");
     // While we wait, it ponders: thinking lines with growing node counts, and ping is
-    // answered at once without stopping it.
-    std::thread::sleep(Duration::from_millis(1500));
+    // answered at once without stopping it. 2.5 s is more than a move's share (under 30 s / 15).
+    std::thread::sleep(Duration::from_millis(2500));
     let pondering: Vec<u64> = e
         .drain(Duration::from_millis(100))
         .iter()

@@ -109,6 +109,9 @@ pub struct SearchClock {
     signals: Arc<Signals>,
     /// Set once the first iteration has completed: from then on the search may be stopped.
     answer_ready: AtomicBool,
+    /// Set while pondering when a search on the clock would not have begun another iteration:
+    /// on `ponderhit` the answer is ready.
+    stop_on_ponderhit: AtomicBool,
     progress: Progress,
 }
 
@@ -125,6 +128,7 @@ impl SearchClock {
             limits,
             signals,
             answer_ready: AtomicBool::new(false),
+            stop_on_ponderhit: AtomicBool::new(false),
             progress: Progress::default(),
         }
     }
@@ -163,11 +167,12 @@ impl SearchClock {
     /// pondering counts as time already used.
     pub fn ponderhit(&self) {
         self.signals.pondering.store(false, Ordering::SeqCst);
-        if self
+        let past_share = self
             .soft_ms
-            .is_some_and(|soft| !self.limits.infinite && self.elapsed_ms() >= soft)
-        {
-            // It pondered for longer than this move's share: what it has is the answer.
+            .is_some_and(|soft| !self.limits.infinite && self.elapsed_ms() >= soft);
+        if past_share || self.stop_on_ponderhit.load(Ordering::SeqCst) {
+            // It pondered for as long as a search on the clock would have thought: what it
+            // has is the answer.
             self.signals.request_stop();
         }
     }
@@ -216,14 +221,18 @@ impl SearchClock {
             }
         }
         if let Some(soft) = self.soft_ms {
-            if self.clock_running() && self.limits.move_time_ms.is_none() {
+            if !self.limits.infinite && self.limits.move_time_ms.is_none() {
                 // A stable best move needs less confirmation time.
                 // The next iteration usually costs more than all previous ones together, so
                 // only start it while well inside the soft budget.
                 let scaled = fraction(soft, 6 - stability.min(3) as u64, 10);
                 let scaled = fraction(scaled, 100 + score_drop.clamp(0, 100) as u64, 100);
                 if self.elapsed_ms() >= scaled {
-                    return false;
+                    if !self.signals.pondering.load(Ordering::SeqCst) {
+                        return false;
+                    }
+                    // Pondering goes on deepening, but a ponderhit from now on answers at once.
+                    self.stop_on_ponderhit.store(true, Ordering::SeqCst);
                 }
             }
         }
@@ -407,6 +416,28 @@ mod tests {
         // The time spent pondering counts: past the budget, ponderhit stops the search at once.
         clock.ponderhit();
         assert!(clock.should_stop(0));
+    }
+
+    #[test]
+    fn ponderhit_answers_at_once_when_the_clock_would_not_have_deepened() {
+        // A soft budget of 1 s: a fresh iteration may begin up to 0.6 s in.
+        let limits = Limits {
+            time_left_ms: Some(15_000),
+            ponder: true,
+            ..Limits::default()
+        };
+        let clock = SearchClock::start(limits.clone(), 0, Signals::new());
+        clock.iteration_completed();
+        std::thread::sleep(Duration::from_millis(650));
+        assert!(clock.may_start_iteration(5, 0, 0), "pondering goes on");
+        clock.ponderhit();
+        assert!(clock.should_stop(0));
+        // Inside the share, ponderhit lets the search go on.
+        let clock = SearchClock::start(limits, 0, Signals::new());
+        clock.iteration_completed();
+        assert!(clock.may_start_iteration(5, 0, 0));
+        clock.ponderhit();
+        assert!(!clock.should_stop(0));
     }
 
     #[test]
