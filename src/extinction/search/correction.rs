@@ -1,7 +1,10 @@
 //! Correction history: how far searches have found the static evaluation off, on average, in
-//! positions with the same pawns and side to move. The evaluation's errors are systematic for
-//! a pawn structure (a blocked centre, a doomed last pawn), so the search corrects the static
-//! evaluation it prunes with by this running average.
+//! positions that share a feature with the one at hand. The evaluation's errors are systematic
+//! for a pawn structure (a blocked centre, a doomed last pawn) and for where each side's other
+//! pieces stand, so three tables, keyed by the pawns and by each side's pieces other than
+//! pawns, each hold a part of the error, and the search corrects the static evaluation it
+//! prunes with by their sum. Each table learns the error that the sum still leaves (least
+//! mean squares), so that together they do not count one error three times.
 
 use shakmaty::{Color, Role};
 
@@ -10,24 +13,36 @@ use crate::extinction::rules::Position;
 const ENTRIES: usize = 1 << 14;
 /// Fixed-point scale of an entry: 1 cp = `GRAIN` units, so small updates do not round away.
 const GRAIN: i32 = 256;
-/// No correction beyond this many centipawns either way.
+/// No correction beyond this many centipawns either way, by one table or by their sum.
 const MAX_CORRECTION_CP: i32 = 100;
 /// Weight of one update, out of 256, per ply of depth (deeper searches say more).
 const WEIGHT_PER_PLY: i32 = 16;
 const MAX_WEIGHT: i32 = 128;
+/// Each table takes this share (out of 256) of an update's step: three full steps on one
+/// residual would overshoot it.
+const TABLE_SHARE: i32 = 128;
 
-/// Per side to move, a running average of (search result − static evaluation) per pawn hash.
+type Table = Box<[[i32; ENTRIES]; 2]>;
+
+fn table() -> Table {
+    vec![[0i32; ENTRIES]; 2]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("sized by construction"))
+}
+
+/// Per side to move, running parts of (search result − static evaluation): per pawn hash, and
+/// per hash of White's and of Black's pieces other than pawns.
 pub struct CorrectionHistory {
-    entries: Box<[[i32; ENTRIES]; 2]>,
+    pawns: Table,
+    pieces: [Table; 2],
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
         CorrectionHistory {
-            entries: vec![[0i32; ENTRIES]; 2]
-                .into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("sized by construction")),
+            pawns: table(),
+            pieces: [table(), table()],
         }
     }
 }
@@ -41,18 +56,66 @@ fn pawn_index(pos: &Position) -> usize {
     (h >> (64 - ENTRIES.trailing_zeros())) as usize
 }
 
+/// Index of where `color`'s pieces other than pawns stand.
+fn pieces_index(pos: &Position, color: Color) -> usize {
+    let h = (pos.by_color(color) & !pos.by_role(Role::Pawn))
+        .0
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ pos.pieces(color, Role::Knight).0.wrapping_mul(0x85EB_CA77_C2B2_AE63)
+        ^ (pos.by_color(color) & (pos.by_role(Role::Rook) | pos.by_role(Role::Queen)))
+            .0
+            .wrapping_mul(0x27D4_EB2F_1656_67C5)
+            .rotate_left(17)
+        ^ (pos.by_color(color) & (pos.by_role(Role::Bishop) | pos.by_role(Role::Queen)))
+            .0
+            .wrapping_mul(0x1656_67B1_9E37_79F9)
+            .rotate_left(41);
+    (h >> (64 - ENTRIES.trailing_zeros())) as usize
+}
+
+const LIMIT: i32 = MAX_CORRECTION_CP * GRAIN;
+
 impl CorrectionHistory {
-    /// `raw_eval` corrected by what searches found in positions with these pawns.
+    /// The three entries that describe `pos`.
+    fn slots(&self, pos: &Position) -> [(usize, usize, usize); 3] {
+        let turn = pos.turn() as usize;
+        [
+            (0, turn, pawn_index(pos)),
+            (1, turn, pieces_index(pos, Color::White)),
+            (2, turn, pieces_index(pos, Color::Black)),
+        ]
+    }
+
+    fn entry(&mut self, table: usize, turn: usize, index: usize) -> &mut i32 {
+        match table {
+            0 => &mut self.pawns[turn][index],
+            t => &mut self.pieces[t - 1][turn][index],
+        }
+    }
+
+    fn sum(&self, pos: &Position) -> i32 {
+        let turn = pos.turn() as usize;
+        (self.pawns[turn][pawn_index(pos)]
+            + self.pieces[0][turn][pieces_index(pos, Color::White)]
+            + self.pieces[1][turn][pieces_index(pos, Color::Black)])
+            .clamp(-LIMIT, LIMIT)
+    }
+
+    /// `raw_eval` corrected by what searches found in positions sharing these features.
     pub fn corrected(&self, pos: &Position, raw_eval: i32) -> i32 {
-        raw_eval + self.entries[pos.turn() as usize][pawn_index(pos)] / GRAIN
+        raw_eval + self.sum(pos) / GRAIN
     }
 
     /// A search of `depth` found `result` where the static evaluation said `raw_eval`.
     pub fn update(&mut self, pos: &Position, raw_eval: i32, result: i32, depth: i32) {
         let target = (result - raw_eval).clamp(-MAX_CORRECTION_CP, MAX_CORRECTION_CP) * GRAIN;
-        let weight = (WEIGHT_PER_PLY * depth).clamp(1, MAX_WEIGHT);
-        let entry = &mut self.entries[pos.turn() as usize][pawn_index(pos)];
-        *entry = (*entry * (256 - weight) + target * weight) / 256;
+        let residual = i64::from(target - self.sum(pos));
+        let weight = i64::from((WEIGHT_PER_PLY * depth).clamp(1, MAX_WEIGHT));
+        let step = (residual * weight * i64::from(TABLE_SHARE) / (256 * 256)) as i32;
+        for (table, turn, index) in self.slots(pos) {
+            let entry = self.entry(table, turn, index);
+            *entry = (*entry + step).clamp(-LIMIT, LIMIT);
+        }
     }
 }
 
@@ -91,6 +154,8 @@ mod tests {
         }
         assert!(history.corrected(&white, 0) < -70);
         assert_eq!(history.corrected(&black, 0), 0);
-        assert_eq!(history.corrected(&moved, 0), 0);
+        // The same pieces with other pawns: only the piece tables' part of the correction.
+        let part = history.corrected(&moved, 0);
+        assert!((-70..=-20).contains(&part), "{part}");
     }
 }
