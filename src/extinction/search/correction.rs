@@ -1,10 +1,10 @@
 //! Correction history: how far searches have found the static evaluation off, on average, in
 //! positions that share a feature with the one at hand. The evaluation's errors are systematic
 //! for a pawn structure (a blocked centre, a doomed last pawn) and for where each side's other
-//! pieces stand, so three tables, keyed by the pawns and by each side's pieces other than
-//! pawns, each hold a part of the error, and the search corrects the static evaluation it
-//! prunes with by their sum. Each table learns the error that the sum still leaves (least
-//! mean squares), so that together they do not count one error three times.
+//! pieces stand, so three tables (keyed by the pawns and by each side's pieces other than
+//! pawns) each hold a part of the error, and the search corrects the static evaluation it
+//! prunes with by their sum. Each table learns the error that the sum still leaves (least mean
+//! squares), so that together they do not count one error three times.
 
 use shakmaty::{Color, Role};
 
@@ -15,9 +15,12 @@ const ENTRIES: usize = 1 << 14;
 const GRAIN: i32 = 256;
 /// No correction beyond this many centipawns either way, by one table or by their sum.
 const MAX_CORRECTION_CP: i32 = 100;
+const LIMIT: i32 = MAX_CORRECTION_CP * GRAIN;
 /// Weight of one update, out of 256, per ply of depth (deeper searches say more).
 const WEIGHT_PER_PLY: i32 = 16;
 const MAX_WEIGHT: i32 = 128;
+/// The tables: pawns, White's other pieces, Black's other pieces.
+const TABLES: usize = 3;
 /// Each table takes this share (out of 256) of an update's step: three full steps on one
 /// residual would overshoot it.
 const TABLE_SHARE: i32 = 128;
@@ -31,18 +34,16 @@ fn table() -> Table {
         .unwrap_or_else(|_| unreachable!("sized by construction"))
 }
 
-/// Per side to move, running parts of (search result − static evaluation): per pawn hash, and
-/// per hash of White's and of Black's pieces other than pawns.
+/// Per side to move and per feature of a position, running parts of (search result − static
+/// evaluation).
 pub struct CorrectionHistory {
-    pawns: Table,
-    pieces: [Table; 2],
+    tables: [Table; TABLES],
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
         CorrectionHistory {
-            pawns: table(),
-            pieces: [table(), table()],
+            tables: std::array::from_fn(|_| table()),
         }
     }
 }
@@ -61,7 +62,10 @@ fn pieces_index(pos: &Position, color: Color) -> usize {
     let h = (pos.by_color(color) & !pos.by_role(Role::Pawn))
         .0
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ pos.pieces(color, Role::Knight).0.wrapping_mul(0x85EB_CA77_C2B2_AE63)
+        ^ pos
+            .pieces(color, Role::Knight)
+            .0
+            .wrapping_mul(0x85EB_CA77_C2B2_AE63)
         ^ (pos.by_color(color) & (pos.by_role(Role::Rook) | pos.by_role(Role::Queen)))
             .0
             .wrapping_mul(0x27D4_EB2F_1656_67C5)
@@ -73,47 +77,38 @@ fn pieces_index(pos: &Position, color: Color) -> usize {
     (h >> (64 - ENTRIES.trailing_zeros())) as usize
 }
 
-const LIMIT: i32 = MAX_CORRECTION_CP * GRAIN;
+/// The entry of each table that describes `pos`.
+fn indices(pos: &Position) -> [usize; TABLES] {
+    [
+        pawn_index(pos),
+        pieces_index(pos, Color::White),
+        pieces_index(pos, Color::Black),
+    ]
+}
 
 impl CorrectionHistory {
-    /// The three entries that describe `pos`.
-    fn slots(&self, pos: &Position) -> [(usize, usize, usize); 3] {
-        let turn = pos.turn() as usize;
-        [
-            (0, turn, pawn_index(pos)),
-            (1, turn, pieces_index(pos, Color::White)),
-            (2, turn, pieces_index(pos, Color::Black)),
-        ]
-    }
-
-    fn entry(&mut self, table: usize, turn: usize, index: usize) -> &mut i32 {
-        match table {
-            0 => &mut self.pawns[turn][index],
-            t => &mut self.pieces[t - 1][turn][index],
-        }
-    }
-
-    fn sum(&self, pos: &Position) -> i32 {
-        let turn = pos.turn() as usize;
-        (self.pawns[turn][pawn_index(pos)]
-            + self.pieces[0][turn][pieces_index(pos, Color::White)]
-            + self.pieces[1][turn][pieces_index(pos, Color::Black)])
-            .clamp(-LIMIT, LIMIT)
+    fn sum(&self, turn: usize, indices: &[usize; TABLES]) -> i32 {
+        let sum: i32 = (self.tables.iter().zip(indices))
+            .map(|(table, &i)| table[turn][i])
+            .sum();
+        sum.clamp(-LIMIT, LIMIT)
     }
 
     /// `raw_eval` corrected by what searches found in positions sharing these features.
     pub fn corrected(&self, pos: &Position, raw_eval: i32) -> i32 {
-        raw_eval + self.sum(pos) / GRAIN
+        raw_eval + self.sum(pos.turn() as usize, &indices(pos)) / GRAIN
     }
 
     /// A search of `depth` found `result` where the static evaluation said `raw_eval`.
     pub fn update(&mut self, pos: &Position, raw_eval: i32, result: i32, depth: i32) {
+        let turn = pos.turn() as usize;
+        let indices = indices(pos);
         let target = (result - raw_eval).clamp(-MAX_CORRECTION_CP, MAX_CORRECTION_CP) * GRAIN;
-        let residual = i64::from(target - self.sum(pos));
+        let residual = i64::from(target - self.sum(turn, &indices));
         let weight = i64::from((WEIGHT_PER_PLY * depth).clamp(1, MAX_WEIGHT));
         let step = (residual * weight * i64::from(TABLE_SHARE) / (256 * 256)) as i32;
-        for (table, turn, index) in self.slots(pos) {
-            let entry = self.entry(table, turn, index);
+        for (table, &i) in self.tables.iter_mut().zip(&indices) {
+            let entry = &mut table[turn][i];
             *entry = (*entry + step).clamp(-LIMIT, LIMIT);
         }
     }
@@ -154,7 +149,7 @@ mod tests {
         }
         assert!(history.corrected(&white, 0) < -70);
         assert_eq!(history.corrected(&black, 0), 0);
-        // The same pieces with other pawns: only the piece tables' part of the correction.
+        // The same pieces with other pawns: the piece tables' part of the correction.
         let part = history.corrected(&moved, 0);
         assert!((-70..=-20).contains(&part), "{part}");
     }
