@@ -3,6 +3,8 @@
 //! `-pgnout` files against Fairy-Stockfish). Both write `FEN | result` lines, the result being
 //! White's score (1, 0.5 or 0), for quiet positions only: the side to move has no capture of a
 //! last piece, no last piece of its own attacked, and (self-play) the chosen move is quiet.
+//! Self-play lines also carry the search's own score, White's view in centipawns, between the
+//! two (`FEN | cp | result`): the network trainer learns from it, the tuner reads the result.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -131,8 +133,9 @@ fn random_start(openings: &[String], rng: &mut Rng, random_plies: u32) -> Option
     game.outcome().is_none().then_some(game)
 }
 
-/// Play one self-play game; returns the quiet positions' FENs and White's score.
-fn play_game(start: Game, nodes: u64) -> (Vec<String>, &'static str) {
+/// Play one self-play game; returns the quiet positions' FENs with the search's score for
+/// each (White's view, centipawns) and White's game score.
+fn play_game(start: Game, nodes: u64) -> (Vec<(String, i32)>, &'static str) {
     let mut game = start;
     let mut engine = Engine::new(EngineOptions {
         hash_mb: GAME_HASH_MB,
@@ -157,7 +160,12 @@ fn play_game(start: Game, nodes: u64) -> (Vec<String>, &'static str) {
             && !is_win(result.score)
             && !is_loss(result.score)
         {
-            fens.push(pos.fen());
+            let white_cp = if pos.turn() == Color::White {
+                result.score
+            } else {
+                -result.score
+            };
+            fens.push((pos.fen(), white_cp));
         }
         game.play(m);
     }
@@ -199,8 +207,8 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
                 let (fens, score) = play_game(start, args.nodes);
                 positions.fetch_add(fens.len(), Ordering::Relaxed);
                 let Ok(mut w) = out.lock() else { break };
-                for fen in &fens {
-                    let _ = writeln!(w, "{fen} | {score}");
+                for (fen, cp) in &fens {
+                    let _ = writeln!(w, "{fen} | {cp} | {score}");
                 }
                 let _ = w.flush();
                 eprintln!(

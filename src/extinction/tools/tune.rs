@@ -229,9 +229,11 @@ fn coefficients(pos: &Position) -> Vec<(u32, f32)> {
 }
 
 /// Parse one `FEN | label` line; the label is White's score: a game result (`1`, `0.5`, `0`,
-/// or `1-0` style) or an expected score between 0 and 1 (`import-pgn --score-of`).
+/// or `1-0` style) or an expected score between 0 and 1 (`import-pgn --score-of`). Fields
+/// between the two (`datagen`'s search score) are ignored.
 pub fn parse_labelled_line(line: &str) -> Option<(Position, f32)> {
-    let (fen, label) = line.rsplit_once('|')?;
+    let (fen, _) = line.split_once('|')?;
+    let (_, label) = line.rsplit_once('|')?;
     let pos = Position::from_fen(fen.trim()).ok()?;
     let white = match label.trim() {
         "1-0" => 1.0,
@@ -460,6 +462,10 @@ mod tests {
         assert!(parse_labelled_line("garbage | 1").is_none());
         assert!(parse_labelled_line("8/8/8/8/8/8/8/8 w - - 0 1").is_none());
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            parse_labelled_line(&format!("{start} | -35 | 0")).unwrap().1,
+            0.0
+        );
         assert_eq!(
             parse_labelled_line(&format!("{start} | 0.7311")).unwrap().1,
             0.7311
