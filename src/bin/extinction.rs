@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use variant_engines::extinction::protocol::{self, Protocol};
-use variant_engines::extinction::tools::{analyze, bench, datagen, perft, tune};
+use variant_engines::extinction::tools::{analyze, bench, datagen, perft, train, tune};
 
 /// Extinction chess engine: UCI or XBoard/CECP v2 on stdin/stdout (picked from the first line
 /// without a subcommand), plus tools to analyse, benchmark, count perft and tune.
@@ -38,6 +38,8 @@ enum Command {
     ImportPgn(datagen::ImportArgs),
     /// Fit the evaluation weights to labelled positions and rewrite the tuned weights file.
     Tune(tune::TuneArgs),
+    /// Train the evaluation network on self-play data and write the network file.
+    Train(train::TrainArgs),
 }
 
 /// Exit status 0, or 2 after a one-line `error: ...` on stderr.
@@ -63,5 +65,6 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen::run_datagen(&args),
         Some(Command::ImportPgn(args)) => datagen::run_import(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Train(args)) => train::run(&args),
     })
 }

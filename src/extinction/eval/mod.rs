@@ -3,6 +3,7 @@
 //! tuner's probe). This layer sits on the rules and is used by the search and the tools.
 
 pub mod evaluate;
+pub mod nnue;
 pub mod weights;
 pub mod weights_tuned;
 

@@ -7,6 +7,7 @@ pub mod analyze;
 pub mod bench;
 pub mod datagen;
 pub mod perft;
+pub mod train;
 pub mod tune;
 
 use crate::extinction::engine::MAX_THREADS;

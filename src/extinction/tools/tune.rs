@@ -463,7 +463,9 @@ mod tests {
         assert!(parse_labelled_line("8/8/8/8/8/8/8/8 w - - 0 1").is_none());
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         assert_eq!(
-            parse_labelled_line(&format!("{start} | -35 | 0")).unwrap().1,
+            parse_labelled_line(&format!("{start} | -35 | 0"))
+                .unwrap()
+                .1,
             0.0
         );
         assert_eq!(
