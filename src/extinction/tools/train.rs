@@ -1,5 +1,8 @@
 //! `extinction train`: fit the network of [`crate::extinction::eval::nnue`] to self-play data
-//! (`extinction datagen` lines, `FEN | cp | result`, White's view). The target of each
+//! (`extinction datagen` lines, `FEN | cp | result`, White's view). The network learns what
+//! the hand-written evaluation misses: the engine's score is that evaluation plus the
+//! network's output, so the fit starts from everything the hand-written terms know (the
+//! threats against last pieces, which quiet training positions rarely show). The target of each
 //! position is a blend of the search's score, as an expected result `sigmoid(cp / SCALE)`, and
 //! the game's result; the loss is the squared error of `sigmoid(output)` against it. Adam on
 //! mini-batches, the gradient of each batch summed over rayon's threads, a held-out share of
@@ -10,6 +13,7 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 use shakmaty::Color;
 
+use crate::extinction::eval::evaluate;
 use crate::extinction::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB, SCALE};
 use crate::extinction::rules::position::{Position, ROLES};
 use crate::rng::Rng;
@@ -35,7 +39,7 @@ pub struct TrainArgs {
     /// Share of the search's score in the target (the rest is the game's result).
     #[arg(long, default_value_t = 0.75)]
     pub score_weight: f32,
-    /// Share of the positions held out to measure the fit.
+    /// Share of the positions held out to measure the fit (the last ones: whole games).
     #[arg(long, default_value_t = 0.05)]
     pub validation: f64,
     /// Seed of the initial weights and the shuffles.
@@ -49,11 +53,13 @@ const MAX_CP: f32 = 3000.0;
 const MAX_FEATURE_WEIGHT: f32 = 1.98;
 const MAX_OUTPUT_WEIGHT: f32 = 32000.0 / QB as f32;
 
-/// One training position: its inputs from the side to move's view (the other view follows)
-/// and its target, the side to move's expected score.
+/// One training position: its inputs from the side to move's view (the other view follows),
+/// the hand-written evaluation as a logit (centipawns / SCALE) and the target, the side to
+/// move's expected score.
 struct Sample {
     start: u32,
     len: u8,
+    base: f32,
     target: f32,
 }
 
@@ -81,7 +87,7 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 /// Parse one `FEN | cp | result` line into the side to move's view.
-fn parse_line(line: &str, score_weight: f32) -> Option<(Vec<u16>, f32)> {
+fn parse_line(line: &str, score_weight: f32) -> Option<(Vec<u16>, f32, f32)> {
     let mut fields = line.split('|').map(str::trim);
     let pos = Position::from_fen(fields.next()?).ok()?;
     let cp: f32 = fields.next()?.parse().ok()?;
@@ -105,7 +111,8 @@ fn parse_line(line: &str, score_weight: f32) -> Option<(Vec<u16>, f32)> {
             }
         }
     }
-    Some((features, target))
+    let base = evaluate(&pos) as f32 / SCALE as f32;
+    Some((features, base, target))
 }
 
 fn load(args: &TrainArgs) -> Result<Data, String> {
@@ -117,15 +124,16 @@ fn load(args: &TrainArgs) -> Result<Data, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let parsed: Vec<Option<(Vec<u16>, f32)>> = lines
+        let parsed: Vec<Option<(Vec<u16>, f32, f32)>> = lines
             .par_iter()
             .map(|l| parse_line(l, args.score_weight))
             .collect();
         let bad = parsed.iter().filter(|p| p.is_none()).count();
-        for (features, target) in parsed.into_iter().flatten() {
+        for (features, base, target) in parsed.into_iter().flatten() {
             data.samples.push(Sample {
                 start: data.features.len() as u32,
                 len: features.len() as u8,
+                base,
                 target,
             });
             data.features.extend_from_slice(&features);
@@ -203,9 +211,9 @@ impl FloatNet {
     }
 
     /// Add one sample's loss gradient to `grad`; returns its loss.
-    fn backward(&self, features: &[u16], target: f32, grad: &mut [f32]) -> f32 {
+    fn backward(&self, features: &[u16], base: f32, target: f32, grad: &mut [f32]) -> f32 {
         let (out, us, them) = self.forward(features);
-        let p = sigmoid(out);
+        let p = sigmoid(base + out);
         let g = 2.0 * (p - target) * p * (1.0 - p);
         grad[OUTPUT_BIAS] += g;
         for (i, h) in [&us, &them].into_iter().enumerate() {
@@ -272,7 +280,7 @@ fn mean_loss(net: &FloatNet, data: &Data, indices: &[usize]) -> f64 {
         .par_iter()
         .map(|&i| {
             let s = &data.samples[i];
-            let p = sigmoid(net.forward(data.features(s)).0);
+            let p = sigmoid(s.base + net.forward(data.features(s)).0);
             f64::from((p - s.target) * (p - s.target))
         })
         .sum();
@@ -318,16 +326,26 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     }
     let data = load(args)?;
     let mut rng = Rng::new(args.seed);
-    let mut order: Vec<usize> = (0..data.samples.len()).collect();
-    shuffle(&mut order, &mut rng);
+    // The held-out positions are the last ones of the data: whole games the fit never saw
+    // (positions of one game share its result and much of their structure).
+    let order: Vec<usize> = (0..data.samples.len()).collect();
     let held_out = ((order.len() as f64 * args.validation) as usize).min(order.len() / 2);
-    let (validation, training) = order.split_at(held_out);
+    let (training, validation) = order.split_at(order.len() - held_out);
     let mut training = training.to_vec();
     eprintln!(
         "train: {} positions, {} held out, {HIDDEN} hidden units",
         data.samples.len(),
         validation.len()
     );
+    let alone: f64 = validation
+        .iter()
+        .map(|&i| {
+            let s = &data.samples[i];
+            f64::from((sigmoid(s.base) - s.target).powi(2))
+        })
+        .sum::<f64>()
+        / validation.len().max(1) as f64;
+    eprintln!("train: held-out loss of the hand-written evaluation alone {alone:.6}");
     let mut net = FloatNet::random(&mut rng);
     let mut adam = Adam {
         m: vec![0.0; PARAMS],
@@ -356,7 +374,8 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
                     let mut loss = 0.0f64;
                     for &i in part {
                         let s = &data.samples[i];
-                        loss += f64::from(net.backward(data.features(s), s.target, grad));
+                        let features = data.features(s);
+                        loss += f64::from(net.backward(features, s.base, s.target, grad));
                     }
                     loss
                 })
@@ -424,10 +443,11 @@ mod tests {
     #[test]
     fn lines_parse_into_the_side_to_move_view() {
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
-        let (features, white) = parse_line(&format!("{start} w KQkq - 0 1 | 0 | 1"), 0.5).unwrap();
+        let (features, _, white) =
+            parse_line(&format!("{start} w KQkq - 0 1 | 0 | 1"), 0.5).unwrap();
         assert_eq!(features.len(), 32);
         assert!((white - 0.75).abs() < 1e-6);
-        let (_, black) = parse_line(&format!("{start} b KQkq - 0 1 | 0 | 1"), 0.5).unwrap();
+        let (_, _, black) = parse_line(&format!("{start} b KQkq - 0 1 | 0 | 1"), 0.5).unwrap();
         assert!((black - 0.25).abs() < 1e-6);
         assert!(parse_line(&format!("{start} w KQkq - 0 1 | 1"), 0.5).is_none());
         assert!(parse_line(&format!("{start} w KQkq - 0 1 | x | 1"), 0.5).is_none());
@@ -437,16 +457,16 @@ mod tests {
     #[test]
     fn gradient_matches_finite_differences() {
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        let (features, target) = parse_line(&format!("{start} | 120 | 1"), 0.75).unwrap();
+        let (features, base, target) = parse_line(&format!("{start} | 120 | 1"), 0.75).unwrap();
         let mut net = FloatNet::random(&mut Rng::new(3));
         // Biases that put hidden units inside the clipping range, where the gradient lives.
         for j in 0..HIDDEN {
             net.params[FEATURE_BIAS + j] = 0.5;
         }
         let mut grad = vec![0f32; PARAMS];
-        net.backward(&features, target, &mut grad);
+        net.backward(&features, base, target, &mut grad);
         let loss = |n: &FloatNet| {
-            let p = sigmoid(n.forward(&features).0);
+            let p = sigmoid(base + n.forward(&features).0);
             (p - target) * (p - target)
         };
         let probes = [
@@ -473,7 +493,7 @@ mod tests {
     #[test]
     fn quantised_output_follows_the_float_net() {
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        let (features, _) = parse_line(&format!("{start} | 0 | 0.5"), 0.75).unwrap();
+        let (features, _, _) = parse_line(&format!("{start} | 0 | 0.5"), 0.75).unwrap();
         let net = FloatNet::random(&mut Rng::new(9));
         let float_cp = net.forward(&features).0 * SCALE as f32;
         let q = quantised_output(&net.quantised(), &features);
