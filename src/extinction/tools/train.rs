@@ -355,6 +355,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let threads = rayon::current_num_threads().max(1);
     let mut grads = vec![vec![0f32; PARAMS]; threads];
     let decay_from = (args.epochs as f64 * 0.7) as usize;
+    let mut best: Option<(f64, FloatNet)> = None;
     for epoch in 0..args.epochs {
         let lr = if epoch < decay_from {
             args.lr
@@ -395,13 +396,22 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             adam.step(&mut net.params, total, lr);
             net.clip();
         }
+        let held_out_loss = mean_loss(&net, &data, validation);
         eprintln!(
-            "epoch {:>3}/{}: lr {lr:.6}, training loss {:.6}, held-out loss {:.6}",
+            "epoch {:>3}/{}: lr {lr:.6}, training loss {:.6}, held-out loss {held_out_loss:.6}",
             epoch + 1,
             args.epochs,
             train_loss / training.len() as f64,
-            mean_loss(&net, &data, validation)
         );
+        if best.as_ref().is_none_or(|(loss, _)| held_out_loss < *loss) {
+            best = Some((held_out_loss, net.clone()));
+        }
+    }
+    // The epoch that predicted unseen games best, not the last one: past it the net learns
+    // the training games themselves.
+    if let Some((loss, kept)) = best.filter(|_| !validation.is_empty()) {
+        eprintln!("train: keeping the epoch with held-out loss {loss:.6}");
+        net = kept;
     }
     let quantised = net.quantised();
     let mut worst = 0i32;
