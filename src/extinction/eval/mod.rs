@@ -1,6 +1,7 @@
 //! The static evaluation: [`evaluate`] scores a position with the weights the engine plays
 //! with ([`ACTIVE_WEIGHTS`], the tuner's output); [`evaluate_with`] takes any [`Weights`] (the
-//! tuner's probe). This layer sits on the rules and is used by the search and the tools.
+//! tuner's probe); [`nnue`] is the network that corrects it, and [`evaluate_corrected`] their
+//! sum, the score the search uses. This layer sits on the rules and is used by the search and the tools.
 
 pub mod evaluate;
 pub mod nnue;
@@ -18,6 +19,12 @@ pub const ACTIVE_WEIGHTS: Weights = weights_tuned::TUNED_WEIGHTS;
 /// Evaluate `pos` with the engine's weights, from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &ACTIVE_WEIGHTS)
+}
+
+/// The score the engine plays with: [`evaluate`] plus the network's correction of it (the
+/// search gets the same sum from its incrementally updated accumulators).
+pub fn evaluate_corrected(pos: &Position) -> i32 {
+    evaluate(pos) + nnue::NETWORK.evaluate(pos)
 }
 
 #[cfg(test)]

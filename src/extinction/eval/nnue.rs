@@ -344,7 +344,7 @@ mod tests {
     #[test]
     fn a_lone_knight_is_bad_for_its_side() {
         // One knight left: one capture from extinction. The correction must not undo that.
-        let score = |pos: &Position| super::super::evaluate(pos) + NETWORK.evaluate(pos);
+        let score = super::super::evaluate_corrected;
         let full = Position::startpos();
         let minus = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1")
             .expect("fen");

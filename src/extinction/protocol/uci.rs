@@ -7,7 +7,7 @@ use super::output::say;
 use super::session::{Frontend, Session};
 use super::uci_parser::{Go, StartPosition, UciCommand, FALLBACK_MOVE_TIME_MS};
 use crate::extinction::engine::{ENGINE_AUTHOR, ENGINE_NAME};
-use crate::extinction::eval::evaluate;
+use crate::extinction::eval::evaluate_corrected;
 use crate::extinction::rules::{board_diagram, parse_uci, Game, Position};
 use crate::extinction::search::{mate_moves, ScoreBound, SearchInfo, SearchOptions, SearchResult};
 
@@ -226,7 +226,7 @@ impl Frontend for Uci {
             }
             UciCommand::Eval => say(&format!(
                 "info string eval {} (side to move)",
-                evaluate(session.game.position())
+                evaluate_corrected(session.game.position())
             )),
             UciCommand::Unknown(word) => error(&format!("unknown command '{word}'")),
             UciCommand::Malformed(msg) => error(&msg),

@@ -20,6 +20,7 @@ use super::see::see;
 use super::timeman::SearchClock;
 use super::tt::{Bound, TranspositionTable, TtHit};
 use crate::extinction::eval::evaluate;
+use crate::extinction::eval::nnue::{Accumulator, Network, PieceBoards, NETWORK};
 use crate::extinction::rules::threats::{
     attacks_from_destination, can_capture_last_piece, last_of_type, threatened_last_pieces,
 };
@@ -76,6 +77,11 @@ pub struct Searcher<'a> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     lmr: Box<[[u8; 64]; 64]>,
+    /// The evaluation network and its hidden layer at each ply of the current path (the
+    /// current position's at `accumulator_top`).
+    net: &'static Network,
+    accumulators: Vec<Accumulator>,
+    accumulator_top: usize,
     /// Set by the main thread when it finishes, so Lazy SMP helpers stop with it.
     pub(super) helpers_stop: Option<&'a AtomicBool>,
     /// Where a helper adds its node count (in steps of 1024) for the main thread's reports.
@@ -91,7 +97,12 @@ impl<'a> Searcher<'a> {
         clock: &'a SearchClock,
         memory: &'a mut SearchMemory,
     ) -> Self {
+        let net: &'static Network = &NETWORK;
+        let root = net.refresh(game.position());
         Searcher {
+            net,
+            accumulators: vec![root; MAX_PLY + 3],
+            accumulator_top: 0,
             keys: game.keys().to_vec(),
             pos: game.position().clone(),
             tt,
@@ -134,12 +145,23 @@ impl<'a> Searcher<'a> {
 
     pub(super) fn push_move(&mut self, m: Move, ply: usize) -> Undo {
         self.played[ply] = Some(continuation_key(&self.pos, m));
+        let before = PieceBoards::of(&self.pos);
         let undo = self.pos.do_move(m);
         self.keys.push(self.pos.key());
+        let top = self.accumulator_top;
+        let (done, next) = self.accumulators.split_at_mut(top + 1);
+        self.net.update_into(
+            &done[top],
+            &mut next[0],
+            &before,
+            &PieceBoards::of(&self.pos),
+        );
+        self.accumulator_top = top + 1;
         undo
     }
 
     fn pop_move(&mut self, m: Move, undo: Undo) {
+        self.accumulator_top -= 1;
         self.keys.pop();
         self.pos.undo_move(m, undo);
     }
@@ -272,7 +294,7 @@ impl<'a> Searcher<'a> {
             return self.win_now(ply);
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         let key = self.pos.key();
         let hit = self.tt.probe(key);
@@ -362,11 +384,20 @@ impl<'a> Searcher<'a> {
         self.update_pv(ply, m);
     }
 
+    /// The current position's score for the side to move: the hand-written evaluation plus
+    /// the network's correction of it.
+    fn evaluate(&self) -> i32 {
+        evaluate(&self.pos)
+            + self
+                .net
+                .output(&self.accumulators[self.accumulator_top], self.pos.turn())
+    }
+
     /// The evaluation before correction: the table's when it holds one, else computed.
     fn raw_eval(&self, hit: Option<TtHit>) -> i32 {
         match hit {
             Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval as i32,
-            _ => evaluate(&self.pos),
+            _ => self.evaluate(),
         }
     }
 
@@ -415,7 +446,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         // Mate distance pruning: no line from here can beat a shorter win already found.
         alpha = alpha.max(-MATE + ply as i32);
