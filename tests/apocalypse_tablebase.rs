@@ -242,11 +242,11 @@ fn command_line_probe_reports_a_damaged_file_in_one_line_and_carries_on() {
 
 /// The opponent of a won position who stalls best: among the moves that keep the most value
 /// against the winner's mixed strategy, the one least likely to let the winner progress to a
-/// win established earlier (a finished game, an earlier class, a smaller stamp).
+/// win established earlier (a finished game, an earlier class or block, a smaller stamp).
 fn stalling_reply(tables: &Tablebases, pos: &Position, winner: Side, strategy: &[f64]) -> usize {
     let mine = declarable_moves(pos, winner, C);
     let theirs = declarable_moves(pos, winner.opponent(), C);
-    let (_, stamp, class) = tables.stored_entry(pos).unwrap();
+    let here = tables.stored_entry(pos).unwrap();
     let mut best = (f64::INFINITY, f64::INFINITY, 0);
     for (j, &t) in theirs.iter().enumerate() {
         let (mut value, mut progress) = (0.0, 0.0);
@@ -265,9 +265,9 @@ fn stalling_reply(tables: &Tablebases, pos: &Position, winner: Side, strategy: &
             let sign = if winner == Side::White { 1.0 } else { -1.0 };
             value += strategy[i] * v * sign;
             let advanced = outcome(&next, C).is_over()
-                || tables
-                    .stored_entry(&next)
-                    .is_some_and(|(_, s, c)| c != class || s < stamp);
+                || tables.stored_entry(&next).is_some_and(|e| {
+                    e.class != here.class || e.block != here.block || e.stamp < here.stamp
+                });
             progress += strategy[i] * f64::from(u8::from(advanced));
         }
         if value < best.0 - 1e-12 || (value <= best.0 + 1e-12 && progress < best.1) {

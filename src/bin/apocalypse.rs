@@ -180,8 +180,9 @@ enum TbAction {
         /// Directory of the tablebase files.
         #[arg(long, default_value = DEFAULT_DIR)]
         dir: PathBuf,
-        /// Stop iterating a group after this many rounds (reported if not converged).
-        #[arg(long, default_value_t = 100_000)]
+        /// Stop iterating a block after this many value-iteration passes (reported if not
+        /// converged).
+        #[arg(long, default_value_t = 10_000)]
         max_iterations: u32,
     },
     /// Exact value and both optimal strategies of a position.

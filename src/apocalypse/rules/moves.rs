@@ -197,10 +197,17 @@ pub fn legal_moves(pos: &Position, side: Side, rules: RuleSet) -> Vec<Move> {
 /// The declarable actions of `side`: its legal moves, then its speculative steps (vchess),
 /// then the forfeit.
 pub fn declarable_moves(pos: &Position, side: Side, rules: RuleSet) -> Vec<Move> {
-    let mut moves = legal_moves(pos, side, rules);
-    for_each_speculative_move(pos, side, rules, |m| moves.push(m));
-    moves.push(Move::FORFEIT);
+    let mut moves = Vec::with_capacity(24);
+    declarable_moves_into(pos, side, rules, &mut moves);
     moves
+}
+
+/// `declarable_moves` written into `out` (cleared first), so a caller can reuse one buffer.
+pub fn declarable_moves_into(pos: &Position, side: Side, rules: RuleSet, out: &mut Vec<Move>) {
+    out.clear();
+    for_each_legal_move(pos, side, rules, |m| out.push(m));
+    for_each_speculative_move(pos, side, rules, |m| out.push(m));
+    out.push(Move::FORFEIT);
 }
 
 /// Whether `side` has at least one legal move (rule 4.3, clarification 6; speculative steps

@@ -31,6 +31,14 @@ pub struct TurnEvents {
 /// its side under the game's rules (`moves::to_action`): a legal move, a speculative step
 /// (vchess only) or `Move::FORFEIT`.
 pub fn resolve(pos: &Position, actions: [Move; 2]) -> (Position, TurnEvents) {
+    let (mut next, events) = resolve_unkeyed(pos, actions);
+    next.refresh_key();
+    (next, events)
+}
+
+/// `resolve` without recomputing the Zobrist key of the result (its `key` is stale): for the
+/// tablebase builder, which numbers positions by their pieces and resolves billions of turns.
+pub fn resolve_unkeyed(pos: &Position, actions: [Move; 2]) -> (Position, TurnEvents) {
     let mut next = *pos;
     let mut events = TurnEvents::default();
     let mut moving: [Option<(Move, Piece)>; 2] = [None, None];
@@ -145,6 +153,5 @@ pub fn resolve(pos: &Position, actions: [Move; 2]) -> (Position, TurnEvents) {
         next.quiet.saturating_add(1)
     };
     next.turn = next.turn.saturating_add(1);
-    next.refresh_key();
     (next, events)
 }

@@ -3,28 +3,31 @@
 //!
 //! Layout (little endian): magic `APOCTB\r\n`, format version (u32), class (6 bytes: footmen,
 //! horsemen, penalties, White's first), the rule set's code (1 byte: 0 classic, 1 vchess), a
-//! zero byte, number of positions (u64), number of fractional values (u64), largest residual of
-//! the value iteration (f64), iterations (u32), converged flag (u32); then 2 bits per position
-//! (0 = loss, 1 = draw, 2 = win, 3 = fractional), then the fractional values as f64 in position
-//! order; then for each won or lost position, in position order, the stamp of its win (u32,
-//! 0 = none); then an FNV-1a 64 checksum of all the bytes before it. Most values are -1, 0 or
-//! 1, so a position takes a little over 2 bits.
+//! zero byte, number of positions (u64), number of fractional values (u64), number of won or
+//! lost positions (u64), largest residual of the value iteration (f64), iterations (u32),
+//! converged flag (u32), bytes per stamp (u32: 1 or 2); then the 2-bit codes of the positions
+//! (0 = loss, 1 = draw, 2 = win, 3 = fractional), 32 to a u64 word; the fractional values as f64
+//! in position order; for each won or lost position, in position order, the stamp of its win
+//! (0 = none); then an FNV-1a 64 checksum of all the bytes before it. Most values are -1, 0 or
+//! 1 and stamps are small, so a position takes about 0.25 + 8 x (fractional share) + 1 x
+//! (decisive share) bytes; the layout is the in-memory one of `CompactValues`.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::index::ClassKey;
+use super::values::CompactValues;
 use crate::apocalypse::rules::ruleset::RuleSet;
 
 /// File magic.
 const MAGIC: &[u8; 8] = b"APOCTB\r\n";
 /// Format version; bump on any layout change, or when older builds stored wrong values (version 1
 /// left limit-sure wins at the value iteration's c/N approximation of ±1; version 3 added the
-/// rule set).
-pub const VERSION: u32 = 3;
+/// rule set; version 4 packs codes in words, narrows stamps and stamps wins per block).
+pub const VERSION: u32 = 4;
 /// Bytes before the packed values.
-const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8 + 8 + 4 + 4;
+const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8 + 8 + 8 + 4 + 4 + 4;
 
 /// Values of one class with how the iteration ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,15 +36,14 @@ pub struct ClassFile {
     pub key: ClassKey,
     /// The rules the values hold under.
     pub rules: RuleSet,
-    /// One value per position of the class index.
-    pub values: Vec<f64>,
-    /// One stamp per position: the order in which a win (value ±1) was established, 0 if none.
-    pub stamps: Vec<u32>,
+    /// One value and (for won and lost positions) one stamp per position of the class index:
+    /// the order in which a win was established within its block, 0 if none.
+    pub values: CompactValues,
     /// Largest value change in the last iteration (0 when the class needed no iteration).
     pub residual: f64,
-    /// Iterations used by the slowest group.
+    /// Iterations used by the slowest block.
     pub iterations: u32,
-    /// Whether every group converged below the tolerance.
+    /// Whether every block converged below the tolerance.
     pub converged: bool,
 }
 
@@ -69,28 +71,21 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-fn code_of(v: f64) -> u8 {
-    if v == -1.0 {
-        0
-    } else if v == 0.0 {
-        1
-    } else if v == 1.0 {
-        2
-    } else {
-        3
-    }
-}
-
 /// Serialise a class.
 pub fn encode(file: &ClassFile) -> Vec<u8> {
-    let n = file.values.len();
-    let fractional: Vec<f64> = file
-        .values
-        .iter()
-        .copied()
-        .filter(|&v| code_of(v) == 3)
-        .collect();
-    let mut out = Vec::with_capacity(HEADER_LEN + n.div_ceil(4) + fractional.len() * 8 + 8);
+    let v = &file.values;
+    let stamp_bytes: usize = if v.stamps().iter().all(|&s| s <= u8::MAX as u16) {
+        1
+    } else {
+        2
+    };
+    let mut out = Vec::with_capacity(
+        HEADER_LEN
+            + v.codes().len() * 8
+            + v.fractional().len() * 8
+            + v.stamps().len() * stamp_bytes
+            + 8,
+    );
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     let k = &file.key;
@@ -104,25 +99,21 @@ pub fn encode(file: &ClassFile) -> Vec<u8> {
         file.rules.code(),
         0,
     ]);
-    out.extend_from_slice(&(n as u64).to_le_bytes());
-    out.extend_from_slice(&(fractional.len() as u64).to_le_bytes());
+    out.extend_from_slice(&(v.len() as u64).to_le_bytes());
+    out.extend_from_slice(&(v.fractional().len() as u64).to_le_bytes());
+    out.extend_from_slice(&(v.stamps().len() as u64).to_le_bytes());
     out.extend_from_slice(&file.residual.to_le_bytes());
     out.extend_from_slice(&file.iterations.to_le_bytes());
     out.extend_from_slice(&(file.converged as u32).to_le_bytes());
-    for chunk in file.values.chunks(4) {
-        let mut byte = 0u8;
-        for (i, &v) in chunk.iter().enumerate() {
-            byte |= code_of(v) << (2 * i);
-        }
-        out.push(byte);
+    out.extend_from_slice(&(stamp_bytes as u32).to_le_bytes());
+    for word in v.codes() {
+        out.extend_from_slice(&word.to_le_bytes());
     }
-    for v in &fractional {
-        out.extend_from_slice(&v.to_le_bytes());
+    for f in v.fractional() {
+        out.extend_from_slice(&f.to_le_bytes());
     }
-    for (&v, &stamp) in file.values.iter().zip(&file.stamps) {
-        if v.abs() == 1.0 {
-            out.extend_from_slice(&stamp.to_le_bytes());
-        }
+    for &stamp in v.stamps() {
+        out.extend_from_slice(&stamp.to_le_bytes()[..stamp_bytes]);
     }
     let sum = fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
@@ -185,56 +176,48 @@ pub fn decode(
     if n != positions {
         return Err(format!("holds {n} positions, the class has {positions}"));
     }
-    let fractional = u64_at(bytes, 28) as usize;
-    let residual = f64::from_le_bytes(bytes[36..44].try_into().expect("8 bytes"));
-    let iterations = u32_at(bytes, 44);
-    let converged = u32_at(bytes, 48) != 0;
     let n = n as usize;
-    let packed = n.div_ceil(4);
-    let codes = &body[HEADER_LEN..(HEADER_LEN + packed).min(body.len())];
-    let decisive = (0..n.min(codes.len() * 4))
-        .filter(|&i| matches!((codes[i / 4] >> (2 * (i % 4))) & 3, 0 | 2))
-        .count();
-    if body.len() != HEADER_LEN + packed + fractional * 8 + decisive * 4 {
+    let fractional = u64_at(bytes, 28) as usize;
+    let decisive = u64_at(bytes, 36) as usize;
+    let residual = f64::from_le_bytes(bytes[44..52].try_into().expect("8 bytes"));
+    let iterations = u32_at(bytes, 52);
+    let converged = u32_at(bytes, 56) != 0;
+    let stamp_bytes = u32_at(bytes, 60) as usize;
+    if !(1..=2).contains(&stamp_bytes) {
+        return Err(format!("unknown stamp width {stamp_bytes}"));
+    }
+    let words = n.div_ceil(32);
+    let expected_len = HEADER_LEN
+        .checked_add(words * 8)
+        .and_then(|l| l.checked_add(fractional.checked_mul(8)?))
+        .and_then(|l| l.checked_add(decisive.checked_mul(stamp_bytes)?));
+    if expected_len != Some(body.len()) {
         return Err("wrong length for its header".to_string());
     }
-    let stamps_at = HEADER_LEN + packed + fractional * 8;
-    let mut extra = body[HEADER_LEN + packed..stamps_at]
+    let mut at = HEADER_LEN;
+    let codes = body[at..at + words * 8]
         .chunks_exact(8)
-        .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")));
-    let mut values = Vec::with_capacity(n);
-    for i in 0..n {
-        let v = match (codes[i / 4] >> (2 * (i % 4))) & 3 {
-            0 => -1.0,
-            1 => 0.0,
-            2 => 1.0,
-            _ => extra
-                .next()
-                .ok_or("fewer fractional values than codes say")?,
-        };
-        values.push(v);
-    }
-    if extra.next().is_some() {
-        return Err("more fractional values than codes say".to_string());
-    }
-    let mut stored_stamps = body[stamps_at..]
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")));
-    let stamps = values
-        .iter()
-        .map(|v| {
-            if v.abs() == 1.0 {
-                stored_stamps.next().unwrap_or(0)
-            } else {
-                0
-            }
+        .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+        .collect();
+    at += words * 8;
+    let fractional_values = body[at..at + fractional * 8]
+        .chunks_exact(8)
+        .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")))
+        .collect();
+    at += fractional * 8;
+    let stamps = body[at..]
+        .chunks_exact(stamp_bytes)
+        .map(|b| {
+            let mut le = [0u8; 2];
+            le[..stamp_bytes].copy_from_slice(b);
+            u16::from_le_bytes(le)
         })
         .collect();
+    let values = CompactValues::from_parts(n, codes, fractional_values, stamps)?;
     Ok(ClassFile {
         key,
         rules,
         values,
-        stamps,
         residual,
         iterations,
         converged,
@@ -273,18 +256,22 @@ pub fn read(
 mod tests {
     use super::*;
 
-    #[test]
-    fn encode_decode_round_trip_and_damage_is_caught() {
-        let key = ClassKey::parse("PNvp-10").unwrap();
-        let file = ClassFile {
-            key,
+    fn sample(stamps: &[u32]) -> ClassFile {
+        let values = [1.0, 0.0, -1.0, 0.25, 0.0, -0.5, 1.0];
+        ClassFile {
+            key: ClassKey::parse("PNvp-10").unwrap(),
             rules: RuleSet::Classic,
-            values: vec![1.0, 0.0, -1.0, 0.25, 0.0, -0.5, 1.0],
-            stamps: vec![3, 0, 1, 0, 0, 0, 0],
+            values: CompactValues::pack(&values, stamps).unwrap(),
             residual: 1e-12,
             iterations: 3,
             converged: true,
-        };
+        }
+    }
+
+    #[test]
+    fn encode_decode_round_trip_and_damage_is_caught() {
+        let file = sample(&[3, 0, 1, 0, 0, 0, 0]);
+        let key = file.key;
         let bytes = encode(&file);
         let classic = RuleSet::Classic;
         assert_eq!(decode(&bytes, &key, classic, 7), Ok(file));
@@ -298,5 +285,16 @@ mod tests {
         assert!(decode(&bytes, &key, RuleSet::Vchess, 7)
             .unwrap_err()
             .contains("classic rules"));
+    }
+
+    #[test]
+    fn stamps_take_one_byte_unless_one_needs_two() {
+        let narrow = encode(&sample(&[3, 0, 255, 0, 0, 0, 7]));
+        let wide = encode(&sample(&[3, 0, 256, 0, 0, 0, 7]));
+        assert_eq!(wide.len(), narrow.len() + 3);
+        let key = ClassKey::parse("PNvp-10").unwrap();
+        let back = decode(&wide, &key, RuleSet::Classic, 7).unwrap();
+        assert_eq!(back.values.stamp(2), 256);
+        assert_eq!(back.values.stamp(6), 7);
     }
 }

@@ -324,6 +324,24 @@ pub struct ClassIndex {
     group_size: u64,
     /// Placements of Black's horsemen per placement of White's.
     black_placements: u64,
+    /// Every footman configuration by its rank (White's squares, then Black's, ranked
+    /// combinatorially): the group holding it or its mirror image, with `MIRRORED` set when
+    /// the group holds the mirror image; `NO_GROUP` for overlapping footmen. Makes `locate`
+    /// a table lookup instead of a search.
+    group_by_rank: Vec<u32>,
+}
+
+/// Flag of `group_by_rank`: the configuration is stored as its mirror image.
+const MIRRORED: u32 = 1 << 31;
+/// Entry of `group_by_rank` for configurations that cannot occur (footmen on one square).
+const NO_GROUP: u32 = u32::MAX;
+
+/// Rank of a footman configuration among all placements of `white` and `black` footmen
+/// (White's on ranks 1-4, Black's on ranks 2-5), ignoring overlaps.
+fn config_rank(white_footmen: u32, black_footmen: u32, black_count: u32) -> usize {
+    let white = rank_subset(WHITE_FOOTMAN_SQUARES, white_footmen);
+    let black = rank_subset(BLACK_FOOTMAN_SQUARES >> 5, black_footmen >> 5);
+    (white * binom(20, black_count) + black) as usize
 }
 
 impl ClassIndex {
@@ -343,11 +361,20 @@ impl ClassIndex {
         let free = 25 - wf - bf;
         let (wh, bh) = (key.horsemen[0] as u32, key.horsemen[1] as u32);
         let black_placements = binom(free - wh.min(free), bh);
+        let mut group_by_rank = vec![NO_GROUP; (binom(20, wf) * binom(20, bf)) as usize];
+        for (group, &k) in configs.iter().enumerate() {
+            let (w, b) = ((k >> 25) as u32, (k & ALL as u64) as u32);
+            let (fw, fb) = (flip_files(w), flip_files(b));
+            group_by_rank[config_rank(fw, fb, bf)] = group as u32 | MIRRORED;
+            // A symmetric configuration is its own mirror: the plain entry wins.
+            group_by_rank[config_rank(w, b, bf)] = group as u32;
+        }
         ClassIndex {
             key,
             configs,
             group_size: binom(free, wh) * black_placements,
             black_placements,
+            group_by_rank,
         }
     }
 
@@ -413,17 +440,82 @@ impl ClassIndex {
         if ClassKey::of(pos) != self.key {
             return None;
         }
-        let (mut f, mut h) = (pos.footmen, pos.horsemen);
-        let k = config_key(f[0], f[1]);
-        if k > config_key(flip_files(f[0]), flip_files(f[1])) {
-            f = [flip_files(f[0]), flip_files(f[1])];
-            h = [flip_files(h[0]), flip_files(h[1])];
-        }
-        let group = self.configs.binary_search(&config_key(f[0], f[1])).ok()? as u64;
+        Some(self.locate_pieces(pos.footmen, pos.horsemen))
+    }
+
+    /// The number of the position with these pieces, which must be a position of this class
+    /// (the right number of each piece, footmen off their last ranks, no square used twice).
+    pub fn locate_pieces(&self, footmen: [u32; 2], horsemen: [u32; 2]) -> u64 {
+        let entry =
+            self.group_by_rank[config_rank(footmen[0], footmen[1], self.key.footmen[1] as u32)];
+        debug_assert_ne!(entry, NO_GROUP, "footmen overlap");
+        let (f, h) = if entry & MIRRORED != 0 {
+            (
+                [flip_files(footmen[0]), flip_files(footmen[1])],
+                [flip_files(horsemen[0]), flip_files(horsemen[1])],
+            )
+        } else {
+            (footmen, horsemen)
+        };
+        let group = (entry & !MIRRORED) as u64;
         let free = ALL & !(f[0] | f[1]);
         let white = rank_subset(free, h[0]);
         let black = rank_subset(free & !h[0], h[1]);
-        Some(group * self.group_size + white * self.black_placements + black)
+        group * self.group_size + white * self.black_placements + black
+    }
+
+    /// The group (footman configuration) of a position number.
+    pub fn group_of(&self, idx: u64) -> usize {
+        (idx / self.group_size) as usize
+    }
+
+    /// The footmen that never move back in this class: those of each side with fewer than two
+    /// horsemen (the other side's footmen redeploy from the last rank to any square).
+    pub fn fixed_footmen(&self, footmen: [u32; 2]) -> [u32; 2] {
+        let mut fixed = footmen;
+        for (f, &h) in fixed.iter_mut().zip(&self.key.horsemen) {
+            if h >= 2 {
+                *f = 0;
+            }
+        }
+        fixed
+    }
+
+    /// The block of positions sharing fixed footmen (up to the file mirror). Every successor
+    /// of a position of the class lies in its own block or in a block whose fixed footmen have
+    /// advanced further, so blocks can be solved one after another, most advanced first; two
+    /// positions of the class are in the same block exactly when their keys are equal.
+    pub fn block_key(&self, footmen: [u32; 2]) -> u64 {
+        let [w, b] = self.fixed_footmen(footmen);
+        config_key(w, b).min(config_key(flip_files(w), flip_files(b)))
+    }
+
+    /// The groups of the class partitioned into blocks, in an order that solves every block
+    /// after the blocks its successors lie in: levels of equal fixed-footman advancement, most
+    /// advanced first (blocks of one level never reach each other).
+    pub fn blocks(&self) -> Vec<Vec<Vec<usize>>> {
+        let mut by_key: std::collections::BTreeMap<(std::cmp::Reverse<u32>, u64), Vec<usize>> =
+            std::collections::BTreeMap::new();
+        for g in 0..self.groups() {
+            let footmen = self.group_footmen(g);
+            let [w, b] = self.fixed_footmen(footmen);
+            let advance = squares_of(w).map(|sq| (sq / 5) as u32).sum::<u32>()
+                + squares_of(b).map(|sq| 4 - (sq / 5) as u32).sum::<u32>();
+            by_key
+                .entry((std::cmp::Reverse(advance), self.block_key(footmen)))
+                .or_default()
+                .push(g);
+        }
+        let mut levels: Vec<Vec<Vec<usize>>> = Vec::new();
+        let mut last = None;
+        for ((advance, _), groups) in by_key {
+            if last != Some(advance) {
+                levels.push(Vec::new());
+                last = Some(advance);
+            }
+            levels.last_mut().expect("a level").push(groups);
+        }
+        levels
     }
 }
 

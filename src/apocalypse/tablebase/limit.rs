@@ -31,10 +31,14 @@ pub trait GameGraph: Sync {
     fn positions(&self) -> usize;
     /// Whether position `s` is still being played (finished positions are never wins here).
     fn live(&self, s: usize) -> bool;
-    /// The player's and the opponent's number of moves at a live position.
-    fn shape(&self, s: usize) -> (usize, usize);
-    /// Where the player's move `a` against the opponent's move `b` leads.
-    fn successor(&self, s: usize, a: usize, b: usize) -> Successor;
+    /// Calls `f` with a live position's number of the player's moves, of the opponent's, and
+    /// where each joint move leads (`at(a, b)`: the player's move `a` against the opponent's
+    /// `b`). The graph may build the position's moves just for the call.
+    fn visit<R>(
+        &self,
+        s: usize,
+        f: impl FnOnce(usize, usize, &dyn Fn(usize, usize) -> Successor) -> R,
+    ) -> R;
 }
 
 /// For each position of the graph, the round at which it is found to be a limit-sure win of
@@ -52,16 +56,12 @@ pub fn limit_sure_wins<G: GameGraph + ?Sized>(graph: &G) -> Vec<Option<u32>> {
             // Jacobi rounds: a round only uses the wins of earlier rounds.
             let found: Vec<bool> = candidates
                 .par_iter()
+                .with_min_len(64)
                 .map(|&s| {
-                    let (rows, cols) = graph.shape(s);
-                    witness_layers(
-                        rows,
-                        cols,
-                        |a, b| graph.successor(s, a, b),
-                        |t| inside(t, &in_y),
-                        |t| inside(t, &in_x),
-                    )
-                    .is_some()
+                    graph.visit(s, |rows, cols, at| {
+                        witness_layers(rows, cols, at, |t| inside(t, &in_y), |t| inside(t, &in_x))
+                            .is_some()
+                    })
                 })
                 .collect();
             if !found.contains(&true) {
@@ -166,12 +166,13 @@ mod tests {
         fn live(&self, s: usize) -> bool {
             self[s].is_some()
         }
-        fn shape(&self, s: usize) -> (usize, usize) {
-            self[s].as_ref().map_or((0, 0), |g| (g.rows, g.cols))
-        }
-        fn successor(&self, s: usize, a: usize, b: usize) -> Successor {
+        fn visit<R>(
+            &self,
+            s: usize,
+            f: impl FnOnce(usize, usize, &dyn Fn(usize, usize) -> Successor) -> R,
+        ) -> R {
             let g = self[s].as_ref().expect("a live position");
-            g.successors[a * g.cols + b]
+            f(g.rows, g.cols, &|a, b| g.successors[a * g.cols + b])
         }
     }
 

@@ -7,11 +7,15 @@
 //! flipping ranks negates the value) halves the classes stored; the file mirror (a<->e keeps
 //! the value) halves the positions stored per class.
 
+pub mod block;
 pub mod build;
 pub mod format;
 pub mod index;
+pub mod iterate;
 pub mod limit;
 pub mod probe;
+pub mod successors;
+pub mod values;
 
 pub use index::{ClassIndex, ClassKey};
 pub use probe::{ProgressStrategy, RootGame, Tablebases};

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::format;
 use super::index::{classes_in_build_order, ClassIndex, ClassKey};
 use super::limit::{witness_layers, witness_strategy, Successor};
+use super::values::CompactValues;
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{declarable_moves, Move};
 use crate::apocalypse::rules::outcome::outcome;
@@ -21,11 +22,23 @@ use crate::matrix_game::{self, Matrix, Solution};
 pub struct ClassTable {
     /// How positions are numbered.
     pub index: ClassIndex,
-    /// One value per position.
-    pub values: Vec<f64>,
-    /// Per position, the order in which a win (±1) was established (0: not recorded); a win
-    /// relies only on wins of its class with smaller stamps and on earlier classes.
-    pub stamps: Vec<u32>,
+    /// One value per position and, per won or lost position, the order in which its win was
+    /// established within its block (0: not recorded): a win relies only on wins of its block
+    /// with smaller stamps, on other blocks of its class and on earlier classes.
+    pub values: CompactValues,
+}
+
+/// What the tablebases hold for one position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoredEntry {
+    /// White's value.
+    pub value: f64,
+    /// The stamp of a won or lost position (0 otherwise).
+    pub stamp: u32,
+    /// The stored class (the position's own, or its colour-swapped twin).
+    pub class: ClassKey,
+    /// The position's block within the stored class (`ClassIndex::block_key`).
+    pub block: u64,
 }
 
 /// A set of class tables of one rule set: read lazily from that rule set's directory, or
@@ -200,7 +213,6 @@ impl Tablebases {
                 Ok(file) => Some(Arc::new(ClassTable {
                     index,
                     values: file.values,
-                    stamps: file.stamps,
                 })),
                 Err(e) => {
                     eprintln!("apocalypse: tablebase {e}; carrying on without it");
@@ -213,24 +225,38 @@ impl Tablebases {
 
     /// Value of an unfinished position (quiet counter ignored), if its class is available.
     pub fn stored_value(&self, pos: &Position) -> Option<f64> {
-        self.stored_entry(pos).map(|(v, _, _)| v)
-    }
-
-    /// Value, win stamp and stored (canonical) class of an unfinished position.
-    pub fn stored_entry(&self, pos: &Position) -> Option<(f64, u32, ClassKey)> {
         let key = ClassKey::of(pos);
         if key.pieces() > self.max_pieces || key.penalties[0] > 1 || key.penalties[1] > 1 {
             return None;
         }
         if key.is_canonical() {
             let t = self.table(&key)?;
-            let i = t.index.locate(pos)? as usize;
-            Some((t.values[i], t.stamps[i], key))
+            Some(t.values.value(t.index.locate(pos)? as usize))
         } else {
             let t = self.table(&key.mirrored())?;
-            let i = t.index.locate(&pos.mirrored())? as usize;
-            Some((-t.values[i], t.stamps[i], key.mirrored()))
+            Some(-t.values.value(t.index.locate(&pos.mirrored())? as usize))
         }
+    }
+
+    /// Value, win stamp, stored class and block of an unfinished position.
+    pub fn stored_entry(&self, pos: &Position) -> Option<StoredEntry> {
+        let key = ClassKey::of(pos);
+        if key.pieces() > self.max_pieces || key.penalties[0] > 1 || key.penalties[1] > 1 {
+            return None;
+        }
+        let (class, stored, sign) = if key.is_canonical() {
+            (key, *pos, 1.0)
+        } else {
+            (key.mirrored(), pos.mirrored(), -1.0)
+        };
+        let t = self.table(&class)?;
+        let i = t.index.locate(&stored)? as usize;
+        Some(StoredEntry {
+            value: sign * t.values.value(i),
+            stamp: t.values.stamp(i),
+            class,
+            block: t.index.block_key(stored.footmen),
+        })
     }
 
     /// The winner's progress strategy at a won or lost tablebase position; `None` for other
@@ -240,8 +266,9 @@ impl Tablebases {
         if outcome(&p, self.rules).is_over() {
             return None;
         }
-        let (value, stamp, class) = self.stored_entry(&p)?;
-        if value.abs() != 1.0 || stamp == 0 {
+        let here = self.stored_entry(&p)?;
+        let value = here.value;
+        if value.abs() != 1.0 || here.stamp == 0 {
             return None;
         }
         let winner = if value > 0.0 {
@@ -268,9 +295,14 @@ impl Tablebases {
                         Successor::Outside
                     }
                 } else {
+                    // Other classes and other blocks of this class were settled before
+                    // this position's block: reaching one of their wins is progress.
                     match self.stored_entry(&next) {
-                        Some((v, s, c)) if v == value => {
-                            if c != class || (s != 0 && s < stamp) {
+                        Some(e) if e.value == value => {
+                            if e.class != here.class
+                                || e.block != here.block
+                                || (e.stamp != 0 && e.stamp < here.stamp)
+                            {
                                 Successor::Target
                             } else {
                                 Successor::State(0)
@@ -354,7 +386,7 @@ impl Tablebases {
             .into_par_iter()
             .map(|idx| {
                 let pos = table.index.position(idx);
-                let stored = table.values[idx as usize];
+                let stored = table.values.value(idx as usize);
                 let state = outcome(&pos, self.rules);
                 let exact = if state.is_over() {
                     Ok(state.value())
