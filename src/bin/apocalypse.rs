@@ -182,7 +182,7 @@ enum TbAction {
         dir: PathBuf,
         /// Stop iterating a block after this many value-iteration passes (reported if not
         /// converged).
-        #[arg(long, default_value_t = 10_000)]
+        #[arg(long, default_value_t = 100_000)]
         max_iterations: u32,
     },
     /// Exact value and both optimal strategies of a position.

@@ -53,7 +53,7 @@ impl BuildOptions {
             rules,
             dir,
             tolerance: 1e-11,
-            max_iterations: 10_000,
+            max_iterations: 100_000,
             progress: true,
         }
     }

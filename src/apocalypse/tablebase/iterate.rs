@@ -64,10 +64,15 @@ pub fn iterate_block(
         return Ok(report);
     }
     let mut supports = vec![Support::default(); active.len()];
+    // Which values of the block the last pass changed: a position none of whose successors
+    // changed would get its last value again, so its game is not solved (most of a block
+    // settles long before its slowest loops do).
+    let mut changed = vec![true; local.len()];
     loop {
         report.passes += 1;
         let current: &[f64] = local;
-        let solved: Vec<(f64, Support)> = active
+        let moved: &[bool] = &changed;
+        let solved: Vec<Option<(f64, Support)>> = active
             .par_iter()
             .zip(&supports)
             .with_min_len(256)
@@ -75,6 +80,14 @@ pub fn iterate_block(
                 block.visit(l, |rows, cols, cells| {
                     if rows > 128 || cols > 128 {
                         return Err(format!("a position with {rows} x {cols} moves"));
+                    }
+                    let stale = cells.iter().any(|c| {
+                        c.as_local()
+                            .and_then(|k| block.local_of(k))
+                            .is_some_and(|k| moved[k])
+                    });
+                    if report.passes > 1 && !stale {
+                        return Ok(None);
                     }
                     let data = cells
                         .iter()
@@ -95,13 +108,18 @@ pub fn iterate_block(
                         rows: bits(&sol.row_strategy),
                         cols: bits(&sol.col_strategy),
                     };
-                    Ok((sol.value, support))
+                    Ok(Some((sol.value, support)))
                 })
             })
             .collect::<Result<_, String>>()?;
         let mut residual: f64 = 0.0;
-        for ((&l, &(value, support)), hint) in active.iter().zip(&solved).zip(supports.iter_mut()) {
+        changed.fill(false);
+        for ((&l, solved), hint) in active.iter().zip(&solved).zip(supports.iter_mut()) {
+            let Some((value, support)) = *solved else {
+                continue;
+            };
             residual = residual.max((value - local[l]).abs());
+            changed[l] = value != local[l];
             local[l] = value;
             *hint = support;
         }
