@@ -170,6 +170,11 @@ impl<'a> BlockGames<'a> {
             .then(|| self.layout.slot_of_group[g] as usize * gs as usize + (idx % gs) as usize)
     }
 
+    /// Whether the block's games are kept in memory (else regenerated at each visit).
+    pub fn is_cached(&self) -> bool {
+        self.cache.is_some()
+    }
+
     /// The value of a finished position, `None` for a live one.
     pub fn finished(&self, l: usize) -> Option<f64> {
         self.finished[l]

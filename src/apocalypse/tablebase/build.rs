@@ -106,6 +106,16 @@ fn solve_block(
     let started = Instant::now();
     let block = BlockGames::new(games, layout, id, groups)?;
     let n = block.len();
+    log::trace!(
+        "{} block {id}: {n} positions generated in {:.2} s, games {}",
+        games.index().key.name(),
+        started.elapsed().as_secs_f64(),
+        if block.is_cached() {
+            "kept"
+        } else {
+            "regenerated at each visit"
+        }
+    );
     let mut local: Vec<f64> = (0..n).map(|l| block.finished(l).unwrap_or(0.0)).collect();
     let mut stamps = vec![0u32; n];
     // Wins are settled at exactly ±1 before any iteration (value iteration only approaches

@@ -70,6 +70,7 @@ pub fn iterate_block(
     let mut changed = vec![true; local.len()];
     loop {
         report.passes += 1;
+        let started = std::time::Instant::now();
         let current: &[f64] = local;
         let moved: &[bool] = &changed;
         let solved: Vec<Option<(f64, Support)>> = active
@@ -124,7 +125,13 @@ pub fn iterate_block(
             *hint = support;
         }
         report.residual = residual;
-        log::trace!("pass {}: residual {residual:.3e}", report.passes);
+        log::trace!(
+            "pass {}: {} of {} games solved, residual {residual:.3e}, {:.2} s",
+            report.passes,
+            solved.iter().filter(|s| s.is_some()).count(),
+            active.len(),
+            started.elapsed().as_secs_f64()
+        );
         if residual <= tolerance {
             report.converged = true;
             return Ok(report);

@@ -77,6 +77,10 @@ pub fn limit_sure_wins<G: GameGraph + ?Sized>(graph: &G) -> Vec<Option<u32>> {
                 }
             }
             candidates = rest;
+            log::trace!(
+                "limit-sure round {round}: {} positions left",
+                candidates.len()
+            );
         }
         if in_x == in_y {
             return round_of;
