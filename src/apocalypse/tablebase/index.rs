@@ -464,11 +464,6 @@ impl ClassIndex {
         group * self.group_size + white * self.black_placements + black
     }
 
-    /// The group (footman configuration) of a position number.
-    pub fn group_of(&self, idx: u64) -> usize {
-        (idx / self.group_size) as usize
-    }
-
     /// The footmen that never move back in this class: those of each side with fewer than two
     /// horsemen (the other side's footmen redeploy from the last rank to any square).
     pub fn fixed_footmen(&self, footmen: [u32; 2]) -> [u32; 2] {

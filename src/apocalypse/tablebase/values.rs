@@ -182,14 +182,6 @@ impl CompactValues {
         }
         r
     }
-
-    /// Bytes of memory held.
-    pub fn heap_bytes(&self) -> usize {
-        self.codes.len() * 8
-            + (self.fractional_before.len() + self.decisive_before.len()) * 4
-            + self.fractional.len() * 8
-            + self.stamps.len() * 2
-    }
 }
 
 #[cfg(test)]
