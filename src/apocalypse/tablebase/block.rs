@@ -42,6 +42,12 @@ impl Layout {
             group_size: index.group_size(),
         }
     }
+
+    /// The class number of local position `l` of the block made of `groups`.
+    fn index_of(&self, groups: &[usize], l: usize) -> u64 {
+        let gs = self.group_size;
+        groups[l / gs as usize] as u64 * gs + (l as u64 % gs)
+    }
 }
 
 /// The positions of one block and their games.
@@ -81,12 +87,9 @@ impl<'a> BlockGames<'a> {
         groups: &'a [usize],
     ) -> Result<BlockGames<'a>, String> {
         let n = groups.len() * layout.group_size as usize;
-        let per_position = |l: usize, game: &mut Game| {
-            let idx = groups[l / layout.group_size as usize] as u64 * layout.group_size
-                + (l as u64 % layout.group_size);
-            games.game(idx, game)
-        };
-        // Estimate the block's joint moves from its first group before deciding to cache.
+        let per_position = |l: usize, game: &mut Game| games.game(layout.index_of(groups, l), game);
+        // Estimate the block's joint moves from 64 positions spread over it before deciding
+        // to cache.
         let mut probe = Game::default();
         let (mut sampled, mut sampled_cells) = (0usize, 0usize);
         for l in (0..n).step_by(n.div_ceil(64).max(1)) {
@@ -158,8 +161,7 @@ impl<'a> BlockGames<'a> {
 
     /// The class number of local position `l`.
     pub fn index_of(&self, l: usize) -> u64 {
-        let gs = self.layout.group_size;
-        self.groups[l / gs as usize] as u64 * gs + (l as u64 % gs)
+        self.layout.index_of(self.groups, l)
     }
 
     /// The local position of class position `idx`, if it lies in this block.
@@ -237,15 +239,12 @@ pub struct SideView<'b, 'a> {
 
 impl SideView<'_, '_> {
     fn successor(&self, cell: Cell) -> Successor {
+        if let Some(l) = cell.as_local().and_then(|k| self.block.local_of(k)) {
+            return Successor::State(l as u32);
+        }
         let win = if self.white { 1.0 } else { -1.0 };
-        let value = match cell.as_local() {
-            None => cell.resolve(&[]),
-            Some(k) => match self.block.local_of(k) {
-                Some(l) => return Successor::State(l as u32),
-                None => self.class[k as usize],
-            },
-        };
-        if value == win {
+        // Not a position of this block, so `cell_value` reads no block value.
+        if self.block.cell_value(cell, &[], self.class) == win {
             Successor::Target
         } else {
             Successor::Outside

@@ -223,23 +223,10 @@ impl Tablebases {
         .clone()
     }
 
-    /// Value of an unfinished position (quiet counter ignored), if its class is available.
-    pub fn stored_value(&self, pos: &Position) -> Option<f64> {
-        let key = ClassKey::of(pos);
-        if key.pieces() > self.max_pieces || key.penalties[0] > 1 || key.penalties[1] > 1 {
-            return None;
-        }
-        if key.is_canonical() {
-            let t = self.table(&key)?;
-            Some(t.values.value(t.index.locate(pos)? as usize))
-        } else {
-            let t = self.table(&key.mirrored())?;
-            Some(-t.values.value(t.index.locate(&pos.mirrored())? as usize))
-        }
-    }
-
-    /// Value, win stamp, stored class and block of an unfinished position.
-    pub fn stored_entry(&self, pos: &Position) -> Option<StoredEntry> {
+    /// Where an unfinished position (quiet counter ignored) is stored: its canonical class's
+    /// table, its number there, the canonical position, and the sign that turns the stored
+    /// value into White's.
+    fn stored_slot(&self, pos: &Position) -> Option<(Arc<ClassTable>, usize, Position, f64)> {
         let key = ClassKey::of(pos);
         if key.pieces() > self.max_pieces || key.penalties[0] > 1 || key.penalties[1] > 1 {
             return None;
@@ -251,10 +238,22 @@ impl Tablebases {
         };
         let t = self.table(&class)?;
         let i = t.index.locate(&stored)? as usize;
+        Some((t, i, stored, sign))
+    }
+
+    /// Value of an unfinished position (quiet counter ignored), if its class is available.
+    pub fn stored_value(&self, pos: &Position) -> Option<f64> {
+        let (t, i, _, sign) = self.stored_slot(pos)?;
+        Some(sign * t.values.value(i))
+    }
+
+    /// Value, win stamp, stored class and block of an unfinished position.
+    pub fn stored_entry(&self, pos: &Position) -> Option<StoredEntry> {
+        let (t, i, stored, sign) = self.stored_slot(pos)?;
         Some(StoredEntry {
             value: sign * t.values.value(i),
             stamp: t.values.stamp(i),
-            class,
+            class: t.index.key,
             block: t.index.block_key(stored.footmen),
         })
     }
