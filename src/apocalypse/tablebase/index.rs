@@ -437,7 +437,13 @@ impl ClassIndex {
 
     /// The number of a position of this class (or of its file mirror), if it belongs here.
     pub fn locate(&self, pos: &Position) -> Option<u64> {
-        if ClassKey::of(pos) != self.key {
+        let f = pos.footmen;
+        // `locate_pieces` trusts its input; a position from outside is checked first.
+        if ClassKey::of(pos) != self.key
+            || f[0] & !WHITE_FOOTMAN_SQUARES != 0
+            || f[1] & !BLACK_FOOTMAN_SQUARES != 0
+            || self.group_by_rank[config_rank(f[0], f[1], self.key.footmen[1] as u32)] == NO_GROUP
+        {
             return None;
         }
         Some(self.locate_pieces(pos.footmen, pos.horsemen))
@@ -553,6 +559,23 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn positions_outside_the_numbering_are_not_located() {
+        let index = ClassIndex::new(ClassKey::parse("PNvpn-01").unwrap());
+        let pos = index.position(0);
+        let free = ALL & !(pos.footmen[0] | pos.footmen[1] | pos.horsemen[0] | pos.horsemen[1]);
+        // White's footman on its last rank (it would have promoted), Black's on its own.
+        let last = 1 << (free >> 20).trailing_zeros() << 20;
+        let first = 1 << (free & 0b11111).trailing_zeros();
+        let mut on_last_rank = pos;
+        on_last_rank.footmen[0] = last;
+        assert_eq!(index.locate(&on_last_rank), None);
+        let mut on_first_rank = pos;
+        on_first_rank.footmen[1] = first;
+        assert_eq!(index.locate(&on_first_rank), None);
+        assert_eq!(index.locate(&pos), Some(0));
     }
 
     #[test]
