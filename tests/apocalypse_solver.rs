@@ -54,7 +54,16 @@ fn pruned_solver_agrees_with_plain_backward_induction() {
         assert!(m.col_guarantee(&reference.black) <= reference.value + 1e-6);
         // The exploitability the CLI reports agrees, with fresh tables of either solver.
         assert!(exploitability(&pos, turns, &pruned, &PlainSolver::default()).total() < 1e-6);
-        assert!(exploitability(&pos, turns, &reference, &PrunedSolver::default()).total() < 1e-6);
+        assert!(
+            exploitability(
+                &pos,
+                turns,
+                &reference,
+                &PrunedSolver::new(RuleSet::Classic)
+            )
+            .total()
+                < 1e-6
+        );
         if pruned.white.iter().filter(|&&p| p > 0.0).count() > 1 {
             mixed += 1;
         }
@@ -161,7 +170,16 @@ fn start_position_at_five_turns_is_a_mirrored_draw() {
         .collect();
     assert_eq!(mirrored_black, root.white);
     // Neither side can be exploited: checked with fresh tables of the pruned solver.
-    assert!(exploitability(&Position::start(), 5, &root, &PrunedSolver::default()).total() < 1e-9);
+    assert!(
+        exploitability(
+            &Position::start(),
+            5,
+            &root,
+            &PrunedSolver::new(RuleSet::Classic)
+        )
+        .total()
+            < 1e-9
+    );
 }
 
 #[test]

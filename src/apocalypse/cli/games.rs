@@ -54,8 +54,8 @@ pub fn play_human(
     }
 }
 
-/// Play `games` games (the engine's colour alternating, White first) against `opponent` and
-/// print each result, the score with its error bar and the audit of tablebase turns.
+/// Play `games` games (the engine's colour alternating, White first) against `opponent`, both
+/// searching on one thread, and print each result, the score with its error bar and the audit of tablebase turns.
 pub fn selfplay(
     games: u32,
     limits: Limits,
@@ -70,6 +70,12 @@ pub fn selfplay(
     let mut rng = Rng::new(seed);
     let mut score = MatchScore::default();
     let mut audit = TablebaseAudit::default();
+    // Both players search on one thread, so equal time per turn means equal work, and two
+    // matches can share a two-core machine.
+    let single_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| format!("cannot start the search thread: {e}"))?;
     for game in 0..games {
         let engine_side = if game % 2 == 0 {
             Side::White
@@ -80,7 +86,8 @@ pub fn selfplay(
             Side::White => [Player::Engine, opponent],
             Side::Black => [opponent, Player::Engine],
         };
-        let (result, game_audit) = play_game(&start, players, limits, &tables, &mut rng);
+        let (result, game_audit) =
+            single_thread.install(|| play_game(&start, players, limits, &tables, &mut rng));
         audit.add(&game_audit);
         score.record(result, engine_side);
         outln!(

@@ -1,20 +1,20 @@
-//! Anytime search of any position: iterative deepening over the simultaneous-move tree,
-//! backward induction over the matrix games with a transposition table, the heuristic
-//! evaluation at the horizon and exact tablebase values wherever they are available.
+//! Anytime search of any position: iterative deepening with the pruned solver (serialized
+//! alpha-beta bounds and double-oracle alpha-beta over the simultaneous-move tree), the
+//! heuristic evaluation at the horizon and exact tablebase values wherever they are available.
 
-use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::eval::evaluate;
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{declarable_moves, Move};
 use crate::apocalypse::rules::outcome::{outcome, QUIET_LIMIT};
-use crate::apocalypse::rules::resolve::resolve;
 use crate::apocalypse::rules::ruleset::RuleSet;
-use crate::apocalypse::rules::zobrist::game_key;
+use crate::apocalypse::solver::pruned::PrunedSolver;
+use crate::apocalypse::solver::tree::Horizon;
 use crate::apocalypse::tablebase::Tablebases;
-use crate::matrix_game::{self, Matrix};
-
+use crate::matrix_game::Solution;
 /// How long or how deep to search.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -64,122 +64,134 @@ pub struct Iteration {
     pub white: Vec<f64>,
     /// Black's mixed strategy.
     pub black: Vec<f64>,
-    /// The root's matrix game (children's values).
-    pub matrix: Matrix,
-    /// Positions visited so far in the whole search.
+    /// Positions generated so far in the whole search.
     pub nodes: u64,
-    /// True when no horizon evaluation was used: the value is exact.
+    /// True when the value is proven: a forced result, or no horizon evaluation was needed.
     pub exact: bool,
     /// Time since the search started.
     pub elapsed: Duration,
 }
 
-/// A depth-limited searcher with its transposition table, playing the rules of its tables.
-pub struct Searcher<'a> {
-    rules: RuleSet,
-    tables: &'a Tablebases,
-    table: HashMap<u64, (f64, bool)>,
-    nodes: u64,
-    deadline: Option<Instant>,
-    aborted: bool,
-}
-
 /// Deepest iteration tried.
 pub const MAX_DEPTH: u32 = 64;
+
+/// Where the anytime search stops: finished games, tablebase positions (away from the 50-turn
+/// limit, which tablebase values ignore), and the evaluation when the depth runs out. It also
+/// keeps the clock of the iteration under way.
+struct Heuristic<'a> {
+    rules: RuleSet,
+    tables: &'a Tablebases,
+    deadline: Mutex<Option<Instant>>,
+    calls: AtomicU64,
+    stop: AtomicBool,
+    evaluated: AtomicBool,
+}
+
+impl Horizon for Heuristic<'_> {
+    fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    fn cut(&self, pos: &Position, remaining: u32) -> Option<f64> {
+        if (pos.quiet as u32) + remaining < QUIET_LIMIT {
+            if let Some(v) = self.tables.stored_value(pos) {
+                return Some(v);
+            }
+        }
+        if remaining == 0 {
+            self.evaluated.store(true, Ordering::Relaxed);
+            return Some(evaluate(pos, self.rules));
+        }
+        None
+    }
+
+    fn stopped(&self) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.calls.fetch_add(1, Ordering::Relaxed) & 1023 == 0 {
+            let deadline = *self.deadline.lock().unwrap_or_else(|e| e.into_inner());
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stop.store(true, Ordering::Relaxed);
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// A depth-limited searcher with its transposition tables, playing the rules of its tables.
+pub struct Searcher<'a> {
+    solver: PrunedSolver<Heuristic<'a>>,
+}
 
 impl<'a> Searcher<'a> {
     /// A searcher using `tables` (possibly empty), under the rules of `tables`.
     pub fn new(tables: &'a Tablebases) -> Searcher<'a> {
         Searcher {
-            rules: tables.rules(),
-            tables,
-            table: HashMap::new(),
-            nodes: 0,
-            deadline: None,
-            aborted: false,
+            solver: PrunedSolver::with_horizon(Heuristic {
+                rules: tables.rules(),
+                tables,
+                deadline: Mutex::new(None),
+                calls: AtomicU64::new(0),
+                stop: AtomicBool::new(false),
+                evaluated: AtomicBool::new(false),
+            }),
         }
     }
 
-    /// Value of `pos` searched `depth` turns deep, and whether it is exact.
-    fn value(&mut self, pos: &Position, depth: u32) -> (f64, bool) {
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.aborted = true;
-        }
-        if self.aborted {
-            return (0.0, false);
-        }
-        let state = outcome(pos, self.rules);
-        if state.is_over() {
-            return (state.value(), true);
-        }
-        // Tablebase values ignore the quiet counter; near the 50-turn limit it matters.
-        if (pos.quiet as u32) + depth < QUIET_LIMIT {
-            if let Some(v) = self.tables.stored_value(pos) {
-                return (v, true);
-            }
-        }
-        if depth == 0 {
-            return (evaluate(pos, self.rules), false);
-        }
-        let key = game_key(pos.key, pos.quiet, depth, QUIET_LIMIT);
-        if let Some(&hit) = self.table.get(&key) {
-            return hit;
-        }
-        let (matrix, exact) = self.matrix(pos, depth);
-        if self.aborted {
-            return (0.0, false);
-        }
-        let v = matrix_game::solve(&matrix).value;
-        self.table.insert(key, (v, exact));
-        (v, exact)
+    fn rules(&self) -> RuleSet {
+        self.solver.horizon().rules
     }
 
-    fn matrix(&mut self, pos: &Position, depth: u32) -> (Matrix, bool) {
-        let white = declarable_moves(pos, Side::White, self.rules);
-        let black = declarable_moves(pos, Side::Black, self.rules);
-        let mut data = Vec::with_capacity(white.len() * black.len());
-        let mut exact = true;
-        for &w in &white {
-            for &b in &black {
-                let (next, _) = resolve(pos, [w, b]);
-                let (v, e) = self.value(&next, depth - 1);
-                exact &= e;
-                data.push(v);
-            }
-        }
-        (Matrix::new(white.len(), black.len(), data), exact)
-    }
-
-    /// One full iteration at `depth` from an unfinished `pos`; `None` if time ran out.
+    /// One full iteration at `depth` from an unfinished `pos`, giving up at `deadline`
+    /// (`None` if it did).
     pub fn search_depth(
         &mut self,
         pos: &Position,
         depth: u32,
+        deadline: Option<Instant>,
         started: Instant,
     ) -> Option<Iteration> {
-        let (matrix, exact) = self.matrix(pos, depth.max(1));
-        if self.aborted {
+        let horizon = self.solver.horizon();
+        *horizon.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+        horizon.stop.store(false, Ordering::Relaxed);
+        let root = self.solver.solve_root(pos, depth.max(1));
+        if horizon.stop.load(Ordering::Relaxed) {
             return None;
         }
-        let mut sol = matrix_game::solve(&matrix);
+        let rules = self.rules();
+        let white_moves = declarable_moves(pos, Side::White, rules);
+        let black_moves = declarable_moves(pos, Side::Black, rules);
+        // The solver lists moves in its search order; report them in declaration order.
+        let reorder = |moves: &[Move], searched: &[Move], p: &[f64]| -> Vec<f64> {
+            moves
+                .iter()
+                .map(|m| searched.iter().position(|s| s == m).map_or(0.0, |k| p[k]))
+                .collect()
+        };
+        let mut sol = Solution {
+            value: root.value,
+            row_strategy: reorder(&white_moves, &root.white_moves, &root.white),
+            col_strategy: reorder(&black_moves, &root.black_moves, &root.black),
+        };
         // In a won tablebase position the winner must make progress, which the one-turn
         // matrix cannot see (every stalling move keeps the value).
         if (pos.quiet as u32) + depth < QUIET_LIMIT {
-            if let Some(p) = self.tables.progress_strategy(pos) {
+            if let Some(p) = horizon.tables.progress_strategy(pos) {
                 p.apply(&mut sol);
             }
         }
+        let proven = sol.value.abs() >= 1.0 - 1e-12 || !horizon.evaluated.load(Ordering::Relaxed);
         Some(Iteration {
             depth,
             value: sol.value,
-            white_moves: declarable_moves(pos, Side::White, self.rules),
-            black_moves: declarable_moves(pos, Side::Black, self.rules),
+            white_moves,
+            black_moves,
             white: sol.row_strategy,
             black: sol.col_strategy,
-            matrix,
-            nodes: self.nodes,
-            exact,
+            nodes: self.solver.nodes(),
+            exact: proven,
             elapsed: started.elapsed(),
         })
     }
@@ -192,15 +204,14 @@ impl<'a> Searcher<'a> {
         limits: Limits,
         mut report: impl FnMut(&Iteration),
     ) -> Option<Iteration> {
-        if outcome(pos, self.rules).is_over() {
+        if outcome(pos, self.rules()).is_over() {
             return None;
         }
         let started = Instant::now();
         let mut best = None;
         for depth in limits.depths() {
-            self.deadline = limits.deadline(depth, started);
-            self.aborted = false;
-            let Some(it) = self.search_depth(pos, depth, started) else {
+            let Some(it) = self.search_depth(pos, depth, limits.deadline(depth, started), started)
+            else {
                 break;
             };
             report(&it);

@@ -39,7 +39,7 @@ impl SubgameValues for plain::PlainSolver {
     }
 }
 
-impl SubgameValues for pruned::PrunedSolver {
+impl<H: tree::Horizon> SubgameValues for pruned::PrunedSolver<H> {
     fn subgame_value(&self, pos: &Position, remaining: u32) -> f64 {
         self.exact_value(pos, remaining)
     }

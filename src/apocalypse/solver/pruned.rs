@@ -15,10 +15,10 @@ use rayon::prelude::*;
 
 use super::serialized::{self, serial_key, Leader, SerialEntry, SerialTables};
 use super::table::Table;
-use super::tree::{child, key, leaf_value, ordered_moves, RootSolution, EPS};
+use super::tree::{child, key, leaf, ordered_moves, Horizon, RootSolution, Truncated, EPS};
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::Move;
-use crate::apocalypse::rules::ruleset::RuleSet;
+use crate::apocalypse::rules::outcome::outcome;
 use crate::matrix_game::{self, Matrix};
 
 /// Lower and upper bound on the value of a game; exact when they (nearly) meet.
@@ -145,18 +145,18 @@ impl Responder {
     }
 }
 
-/// Double-oracle alpha-beta with serialized bounds and transposition tables.
-#[derive(Default)]
-pub struct PrunedSolver {
-    rules: RuleSet,
+/// Double-oracle alpha-beta with serialized bounds and transposition tables, over the tree
+/// its horizon cuts (by default the N-turn truncated game).
+pub struct PrunedSolver<H = Truncated> {
+    horizon: H,
     exact: Table<Bounds>,
     serial: Table<SerialEntry>,
     pub(crate) nodes: AtomicU64,
 }
 
 /// A position being solved: its moves and what is known about each joint move's subgame.
-struct Node<'a> {
-    solver: &'a PrunedSolver,
+struct Node<'a, H> {
+    solver: &'a PrunedSolver<H>,
     pos: Position,
     remaining: u32,
     white: Vec<Move>,
@@ -164,10 +164,11 @@ struct Node<'a> {
     children: Vec<Option<(Position, Bounds)>>,
 }
 
-impl<'a> Node<'a> {
-    fn new(solver: &'a PrunedSolver, pos: &Position, remaining: u32) -> Node<'a> {
-        let white = ordered_moves(pos, Side::White, solver.rules);
-        let black = ordered_moves(pos, Side::Black, solver.rules);
+impl<'a, H: Horizon> Node<'a, H> {
+    fn new(solver: &'a PrunedSolver<H>, pos: &Position, remaining: u32) -> Node<'a, H> {
+        let rules = solver.horizon.rules();
+        let white = ordered_moves(pos, Side::White, rules);
+        let black = ordered_moves(pos, Side::Black, rules);
         let n = white.len() * black.len();
         Node {
             solver,
@@ -330,12 +331,26 @@ struct Oracle {
 }
 
 impl PrunedSolver {
-    /// A solver of the game under `rules`.
-    pub fn new(rules: RuleSet) -> PrunedSolver {
+    /// A solver of the N-turn truncated game under `rules`.
+    pub fn new(rules: crate::apocalypse::rules::ruleset::RuleSet) -> PrunedSolver {
+        PrunedSolver::with_horizon(Truncated(rules))
+    }
+}
+
+impl<H: Horizon> PrunedSolver<H> {
+    /// A solver of the tree `horizon` cuts.
+    pub fn with_horizon(horizon: H) -> PrunedSolver<H> {
         PrunedSolver {
-            rules,
-            ..PrunedSolver::default()
+            horizon,
+            exact: Table::default(),
+            serial: Table::default(),
+            nodes: AtomicU64::new(0),
         }
+    }
+
+    /// The horizon the solver searches to.
+    pub fn horizon(&self) -> &H {
+        &self.horizon
     }
 
     /// Positions generated so far.
@@ -345,7 +360,7 @@ impl PrunedSolver {
 
     /// Bounds on a subgame known without searching: exact table, serialized values, leaves.
     fn known_bounds(&self, pos: &Position, remaining: u32) -> Bounds {
-        if let Some(v) = leaf_value(pos, remaining, self.rules) {
+        if let Some(v) = leaf(&self.horizon, pos, remaining) {
             return Bounds::exact(v);
         }
         let mut b = self
@@ -369,12 +384,12 @@ impl PrunedSolver {
     /// Search with window (alpha, beta). The result is exact, or (up to EPS) has lo >= beta
     /// (fail high) or hi <= alpha (fail low). The full window (-1, 1) always gives the value.
     pub fn search(&self, pos: &Position, remaining: u32, alpha: f64, beta: f64) -> Bounds {
-        if let Some(v) = leaf_value(pos, remaining, self.rules) {
+        if let Some(v) = leaf(&self.horizon, pos, remaining) {
             return Bounds::exact(v);
         }
         let k = key(pos, remaining);
         let mut b = self.known_bounds(pos, remaining);
-        if b.decides(alpha, beta) {
+        if b.decides(alpha, beta) || self.horizon.stopped() {
             return b;
         }
         b = b.meet(self.serial_bounds(pos, remaining, alpha, beta, b, false));
@@ -384,7 +399,9 @@ impl PrunedSolver {
                     .bounds,
             );
         }
-        self.exact.merge(k, b, Bounds::meet);
+        if !self.horizon.stopped() {
+            self.exact.merge(k, b, Bounds::meet);
+        }
         b
     }
 
@@ -400,7 +417,7 @@ impl PrunedSolver {
         root: bool,
     ) -> Bounds {
         let tables = SerialTables {
-            rules: self.rules,
+            horizon: &self.horizon,
             table: &self.serial,
             nodes: &self.nodes,
         };
@@ -451,6 +468,15 @@ impl PrunedSolver {
             node.fill(&rows, &cols, root);
             let m = node.restricted_matrix(&rows, &cols);
             let sol = matrix_game::solve(&m);
+            if self.horizon.stopped() {
+                return Oracle {
+                    bounds,
+                    rows,
+                    cols,
+                    x: sol.row_strategy,
+                    y: sol.col_strategy,
+                };
+            }
             let v = sol.value;
             let white_threshold = if root { v } else { v.max(alpha) };
             let black_threshold = if root { v } else { v.min(beta) };
@@ -496,13 +522,15 @@ impl PrunedSolver {
         }
     }
 
-    /// Value and optimal strategies at the root.
+    /// Value and optimal strategies at the root, which is searched even where the horizon
+    /// would cut it (a tablebase position still needs its strategies).
     pub fn solve_root(&self, pos: &Position, turns: u32) -> RootSolution {
-        if let Some(v) = leaf_value(pos, turns, self.rules) {
-            return RootSolution::leaf(v);
+        if turns == 0 || outcome(pos, self.horizon.rules()).is_over() {
+            return RootSolution::leaf(leaf(&self.horizon, pos, turns).unwrap_or(0.0));
         }
-        let white_moves = ordered_moves(pos, Side::White, self.rules);
-        let black_moves = ordered_moves(pos, Side::Black, self.rules);
+        let rules = self.horizon.rules();
+        let white_moves = ordered_moves(pos, Side::White, rules);
+        let black_moves = ordered_moves(pos, Side::Black, rules);
         let mut white = vec![0.0; white_moves.len()];
         let mut black = vec![0.0; black_moves.len()];
         let serial = self.serial_bounds(pos, turns, -1.0, 1.0, Bounds::UNKNOWN, true);

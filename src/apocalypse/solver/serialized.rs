@@ -8,9 +8,9 @@ use std::sync::atomic::AtomicU64;
 use rayon::prelude::*;
 
 use super::table::Table;
-use super::tree::{child, key, leaf_value, ordered_moves};
+use super::tree::{child, key, leaf, ordered_moves, Horizon};
 use crate::apocalypse::rules::board::{Position, Side};
-use crate::apocalypse::rules::ruleset::RuleSet;
+use crate::apocalypse::rules::outcome::outcome;
 
 /// Stored fail-soft bounds of a serialized value plus the best first move found.
 #[derive(Clone, Copy, Debug)]
@@ -43,37 +43,56 @@ pub fn serial_key(pos: &Position, remaining: u32, leader: Leader) -> u64 {
 }
 
 /// The tables a serialized search reads and fills: its own transposition table and the
-/// node counter of the solver it serves, with the rules of the game.
-#[derive(Clone, Copy)]
-pub struct SerialTables<'a> {
-    /// The rules of the game searched.
-    pub rules: RuleSet,
+/// node counter of the solver it serves, with the horizon (and rules) of the game.
+pub struct SerialTables<'a, H> {
+    /// Where the tree stops, and the rules of the game searched.
+    pub horizon: &'a H,
     /// Fail-soft bounds and best first moves of serialized games.
     pub table: &'a Table<SerialEntry>,
     /// Positions generated.
     pub nodes: &'a AtomicU64,
 }
 
+impl<H> Clone for SerialTables<'_, H> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<H> Copy for SerialTables<'_, H> {}
+
 /// Fail-soft alpha-beta over a serialized game: the result r satisfies: alpha < r < beta means
 /// exact, r <= alpha means the value is <= r, r >= beta means the value is >= r. With
-/// `parallel`, the leader's moves at this position (not below) are spread over rayon workers.
-pub fn search(
-    tables: SerialTables,
+/// `root`, the position is searched even where the horizon would cut it (a tablebase position
+/// still needs its moves), and the leader's moves there (not below) are spread over rayon
+/// workers.
+pub fn search<H: Horizon>(
+    tables: SerialTables<H>,
     pos: &Position,
     remaining: u32,
     mut alpha: f64,
     mut beta: f64,
     leader: Leader,
-    parallel: bool,
+    root: bool,
 ) -> f64 {
     let SerialTables {
-        rules,
+        horizon,
         table,
         nodes,
     } = tables;
-    let parallel = parallel && rayon::current_num_threads() > 1;
-    if let Some(v) = leaf_value(pos, remaining, rules) {
-        return v;
+    let rules = horizon.rules();
+    let parallel = root && rayon::current_num_threads() > 1;
+    let state = outcome(pos, rules);
+    if state.is_over() {
+        return state.value();
+    }
+    if !root {
+        if let Some(v) = leaf(horizon, pos, remaining) {
+            return v;
+        }
+    }
+    if horizon.stopped() {
+        return 0.0;
     }
     let k = serial_key(pos, remaining, leader);
     let stored = table.get(k);
@@ -94,7 +113,9 @@ pub fn search(
     let first = ordered_moves(pos, first_side, rules);
     let second = ordered_moves(pos, second_side, rules);
     let mut order: Vec<usize> = (0..first.len()).collect();
-    if let Some(e) = stored {
+    // A shallower search of this position (an earlier iteration) suggests the first move too.
+    let hint = stored.or_else(|| table.get(serial_key(pos, remaining - 1, leader)));
+    if let Some(e) = hint {
         let b = e.best as usize;
         if b < order.len() {
             order[..=b].rotate_right(1);
@@ -161,6 +182,9 @@ pub fn search(
         }
     }
     let value = sign * best;
+    if horizon.stopped() {
+        return value;
+    }
     let entry = if value <= alpha {
         SerialEntry {
             lo: -1.0,

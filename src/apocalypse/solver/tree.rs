@@ -63,16 +63,51 @@ impl RootSolution {
     }
 }
 
-/// Value of a finished position or of the cut-off; `None` if the game goes on.
-pub fn leaf_value(pos: &Position, remaining: u32, rules: RuleSet) -> Option<f64> {
-    let state = outcome(pos, rules);
+/// Where a solver's tree stops and what the positions there are worth. A finished game always
+/// scores its outcome; an unfinished one is cut by the horizon: the N-turn truncated game
+/// (`Truncated`) scores 0 when its turns run out, the anytime search scores an evaluation or a
+/// tablebase value.
+pub trait Horizon: Sync {
+    /// The rules of the game searched.
+    fn rules(&self) -> RuleSet;
+
+    /// Value of an unfinished `pos` with `remaining` turns to go if the tree stops there.
+    fn cut(&self, pos: &Position, remaining: u32) -> Option<f64>;
+
+    /// Whether the search must give up now: its results are then worthless and not stored.
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
+/// The N-turn truncated game of clarification 5: an unfinished position scores 0 when no turns
+/// remain.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Truncated(pub RuleSet);
+
+impl Horizon for Truncated {
+    fn rules(&self) -> RuleSet {
+        self.0
+    }
+
+    fn cut(&self, _pos: &Position, remaining: u32) -> Option<f64> {
+        (remaining == 0).then_some(0.0)
+    }
+}
+
+/// Value of a finished position or of a position the horizon cuts; `None` if the tree goes on.
+pub fn leaf<H: Horizon>(horizon: &H, pos: &Position, remaining: u32) -> Option<f64> {
+    let state = outcome(pos, horizon.rules());
     if state.is_over() {
         Some(state.value())
-    } else if remaining == 0 {
-        Some(0.0)
     } else {
-        None
+        horizon.cut(pos, remaining)
     }
+}
+
+/// Value of a finished position or of the N-turn cut-off; `None` if the game goes on.
+pub fn leaf_value(pos: &Position, remaining: u32, rules: RuleSet) -> Option<f64> {
+    leaf(&Truncated(rules), pos, remaining)
 }
 
 /// Transposition key of the game from `pos` with `remaining` turns.
