@@ -149,6 +149,12 @@ pub fn play_game(
                 }
             };
         }
+        log::debug!(
+            "{} : {} {}",
+            crate::apocalypse::rules::notation::format_position(&pos),
+            format_move(actions[0]),
+            format_move(actions[1])
+        );
         pos = resolve(&pos, actions).0;
     }
     (Outcome::Draw(Reason::QuietTurns), audit)
