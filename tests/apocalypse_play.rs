@@ -89,3 +89,58 @@ fn selfplay_against_random_reports_a_score_with_an_error_bar() {
     assert!(text.contains("4 games: W"), "{text}");
     assert!(text.contains("+/-"), "{text}");
 }
+
+#[test]
+fn random_openings_are_unfinished_reproducible_and_varied() {
+    use variant_engines::apocalypse::play::random_opening;
+    use variant_engines::apocalypse::rules::board::Position;
+    use variant_engines::apocalypse::rules::outcome::outcome;
+    use variant_engines::apocalypse::rules::ruleset::RuleSet;
+    use variant_engines::rng::Rng;
+    let rules = RuleSet::Classic;
+    let start = Position::start();
+    let mut rng = Rng::new(5);
+    let openings: Vec<Position> = (0..20)
+        .map(|_| random_opening(&start, 3, rules, &mut rng).unwrap())
+        .collect();
+    for p in &openings {
+        assert_eq!(p.turn, start.turn + 3);
+        assert!(!outcome(p, rules).is_over());
+    }
+    let distinct: std::collections::HashSet<u64> = openings.iter().map(|p| p.key).collect();
+    assert!(
+        distinct.len() >= 15,
+        "{} distinct openings of 20",
+        distinct.len()
+    );
+    let mut again = Rng::new(5);
+    assert_eq!(
+        random_opening(&start, 3, rules, &mut again).unwrap(),
+        openings[0]
+    );
+    // No turns: the start itself.
+    assert_eq!(random_opening(&start, 0, rules, &mut again).unwrap(), start);
+}
+
+#[test]
+fn selfplay_with_random_openings_against_the_alphabeta_player_runs() {
+    let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        .args([
+            "selfplay",
+            "--games",
+            "4",
+            "--depth",
+            "1",
+            "--opponent",
+            "alphabeta",
+            "--random-turns",
+            "2",
+            "--tb-dir",
+            "/nonexistent",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("4 games: W"), "{text}");
+}

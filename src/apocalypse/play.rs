@@ -47,6 +47,36 @@ pub fn random_move(pos: &Position, side: Side, rules: RuleSet, rng: &mut Rng) ->
     }
 }
 
+/// A position `turns` turns after `start`, both sides playing uniformly random legal moves,
+/// where the game is still on: the varied openings of a match (an engine and a deterministic
+/// opponent would otherwise replay the same game). Tries again from `start` when a random
+/// game ends early; `None` if no attempt stays unfinished.
+pub fn random_opening(
+    start: &Position,
+    turns: u32,
+    rules: RuleSet,
+    rng: &mut Rng,
+) -> Option<Position> {
+    const ATTEMPTS: u32 = 1000;
+    'attempt: for _ in 0..ATTEMPTS {
+        let mut pos = *start;
+        for _ in 0..turns {
+            if outcome(&pos, rules).is_over() {
+                continue 'attempt;
+            }
+            let joint = [
+                random_move(&pos, Side::White, rules, rng),
+                random_move(&pos, Side::Black, rules, rng),
+            ];
+            pos = resolve(&pos, joint).0;
+        }
+        if !outcome(&pos, rules).is_over() {
+            return Some(pos);
+        }
+    }
+    None
+}
+
 /// Who plays a side in a match.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Player {

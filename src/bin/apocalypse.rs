@@ -142,6 +142,10 @@ enum Command {
         /// Start position (quote it); default the start position.
         #[arg(long)]
         position: Option<String>,
+        /// Start each pair of games (one with each colour) this many uniformly random turns
+        /// after the start position, so that deterministic players do not replay one game.
+        #[arg(long, default_value_t = 0)]
+        random_turns: u32,
         /// Directory of the tablebase files (default `tablebases`).
         #[arg(long)]
         tb_dir: Option<PathBuf>,
@@ -324,6 +328,7 @@ fn run(command: Command, rules: RuleSet) -> Result<(), String> {
             opponent_depth,
             seed,
             position,
+            random_turns,
             tb_dir,
         } => {
             let limits = match depth {
@@ -344,6 +349,7 @@ fn run(command: Command, rules: RuleSet) -> Result<(), String> {
                 opponent,
                 seed,
                 position.as_deref(),
+                random_turns,
                 tb_dir.as_deref(),
                 rules,
             )

@@ -5,7 +5,9 @@ use std::io::ErrorKind;
 use std::path::Path;
 
 use super::tablebase::open_for_search;
-use crate::apocalypse::play::{self, play_game, MatchScore, Player, TablebaseAudit};
+use crate::apocalypse::play::{
+    self, play_game, random_opening, MatchScore, Player, TablebaseAudit,
+};
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::notation::parse_position;
 use crate::apocalypse::rules::ruleset::RuleSet;
@@ -55,19 +57,24 @@ pub fn play_human(
 }
 
 /// Play `games` games (the engine's colour alternating, White first) against `opponent`, both
-/// searching on one thread, and print each result, the score with its error bar and the audit of tablebase turns.
+/// searching on one thread, and print each result. With `random_turns`, each pair of games
+/// (one with each colour) starts from its own position that many random turns into the game., the score with its error bar and the audit of tablebase turns.
 pub fn selfplay(
     games: u32,
     limits: Limits,
     opponent: Player,
     seed: u64,
     position: Option<&str>,
+    random_turns: u32,
     tb_dir: Option<&Path>,
     rules: RuleSet,
 ) -> Result<(), String> {
     let start = start_or(position)?;
     let tables = open_for_search(tb_dir, rules);
     let mut rng = Rng::new(seed);
+    // Openings come from their own generator, so they do not depend on the players' draws.
+    let mut opening_rng = Rng::new(seed ^ 0x0BE2_1A65_D00D_5EED);
+    let mut opening = start;
     let mut score = MatchScore::default();
     let mut audit = TablebaseAudit::default();
     // Both players search on one thread, so equal time per turn means equal work, and two
@@ -77,6 +84,11 @@ pub fn selfplay(
         .build()
         .map_err(|e| format!("cannot start the search thread: {e}"))?;
     for game in 0..games {
+        if game % 2 == 0 && random_turns > 0 {
+            opening = random_opening(&start, random_turns, rules, &mut opening_rng).ok_or(
+                format!("every random game from this position ends within {random_turns} turns"),
+            )?;
+        }
         let engine_side = if game % 2 == 0 {
             Side::White
         } else {
@@ -87,7 +99,7 @@ pub fn selfplay(
             Side::Black => [opponent, Player::Engine],
         };
         let (result, game_audit) =
-            single_thread.install(|| play_game(&start, players, limits, &tables, &mut rng));
+            single_thread.install(|| play_game(&opening, players, limits, &tables, &mut rng));
         audit.add(&game_audit);
         score.record(result, engine_side);
         outln!(
