@@ -343,16 +343,15 @@ fn run(command: Command, rules: RuleSet) -> Result<(), String> {
                 OpponentArg::Engine => Player::Engine,
                 OpponentArg::Alphabeta => Player::AlphaBeta(opponent_depth),
             };
-            cli::games::selfplay(
+            let options = cli::games::MatchOptions {
                 games,
                 limits,
                 opponent,
                 seed,
-                position.as_deref(),
+                position: position.as_deref(),
                 random_turns,
-                tb_dir.as_deref(),
-                rules,
-            )
+            };
+            cli::games::selfplay(options, tb_dir.as_deref(), rules)
         }
         Command::Serve {
             port,

@@ -56,19 +56,40 @@ pub fn play_human(
     }
 }
 
-/// Play `games` games (the engine's colour alternating, White first) against `opponent`, both
-/// searching on one thread, and print each result. With `random_turns`, each pair of games
-/// (one with each colour) starts from its own position that many random turns into the game., the score with its error bar and the audit of tablebase turns.
+/// What a match is: how many games, the engine's limits, its opponent, the seed, the start
+/// position and how many random turns each pair of games begins with.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchOptions<'a> {
+    /// Games (the engine's colour alternating, White first).
+    pub games: u32,
+    /// The engine's search limits (and the alpha-beta opponent's).
+    pub limits: Limits,
+    /// Who plays the other side.
+    pub opponent: Player,
+    /// Seed of the players' draws and of the openings.
+    pub seed: u64,
+    /// Start position (the standard one when `None`).
+    pub position: Option<&'a str>,
+    /// Uniformly random turns played before each pair of games (one with each colour).
+    pub random_turns: u32,
+}
+
+/// Play a match, both players searching on one thread, and print each result, the score with
+/// its error bar and the audit of tablebase turns. With random turns, each pair of games starts
+/// from its own position that many random turns into the game.
 pub fn selfplay(
-    games: u32,
-    limits: Limits,
-    opponent: Player,
-    seed: u64,
-    position: Option<&str>,
-    random_turns: u32,
+    options: MatchOptions,
     tb_dir: Option<&Path>,
     rules: RuleSet,
 ) -> Result<(), String> {
+    let MatchOptions {
+        games,
+        limits,
+        opponent,
+        seed,
+        position,
+        random_turns,
+    } = options;
     let start = start_or(position)?;
     let tables = open_for_search(tb_dir, rules);
     let mut rng = Rng::new(seed);
