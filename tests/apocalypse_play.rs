@@ -67,8 +67,8 @@ fn the_engine_answers_every_declared_move_and_the_board_is_redrawn() {
     assert!(out.matches("   a b c d e").count() > turns, "{out}");
 }
 
-#[test]
-fn selfplay_against_random_reports_a_score_with_an_error_bar() {
+/// A 4-game match at depth 1 without tablebases, with these extra options: exit code, stdout.
+fn selfplay(options: &[&str]) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
         .args([
             "selfplay",
@@ -76,15 +76,22 @@ fn selfplay_against_random_reports_a_score_with_an_error_bar() {
             "4",
             "--depth",
             "1",
-            "--position",
-            "p1n2/1p3/5/1P3/2N1P 00",
             "--tb-dir",
             "/nonexistent",
         ])
+        .args(options)
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn selfplay_against_random_reports_a_score_with_an_error_bar() {
+    let (code, text) = selfplay(&["--position", "p1n2/1p3/5/1P3/2N1P 00"]);
+    assert_eq!(code, Some(0));
     assert_eq!(text.lines().filter(|l| l.starts_with("game ")).count(), 4);
     assert!(text.contains("4 games: W"), "{text}");
     assert!(text.contains("+/-"), "{text}");
@@ -124,23 +131,7 @@ fn random_openings_are_unfinished_reproducible_and_varied() {
 
 #[test]
 fn selfplay_with_random_openings_against_the_alphabeta_player_runs() {
-    let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
-        .args([
-            "selfplay",
-            "--games",
-            "4",
-            "--depth",
-            "1",
-            "--opponent",
-            "alphabeta",
-            "--random-turns",
-            "2",
-            "--tb-dir",
-            "/nonexistent",
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let (code, text) = selfplay(&["--opponent", "alphabeta", "--random-turns", "2"]);
+    assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("4 games: W"), "{text}");
 }

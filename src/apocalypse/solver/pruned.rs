@@ -330,6 +330,24 @@ struct Oracle {
     y: Vec<f64>,
 }
 
+impl Oracle {
+    /// The bounds found, with the restricted game and its solution.
+    fn of(
+        bounds: Bounds,
+        rows: Vec<usize>,
+        cols: Vec<usize>,
+        sol: matrix_game::Solution,
+    ) -> Oracle {
+        Oracle {
+            bounds,
+            rows,
+            cols,
+            x: sol.row_strategy,
+            y: sol.col_strategy,
+        }
+    }
+}
+
 impl PrunedSolver {
     /// A solver of the N-turn truncated game under `rules`.
     pub fn new(rules: crate::apocalypse::rules::ruleset::RuleSet) -> PrunedSolver {
@@ -469,13 +487,7 @@ impl<H: Horizon> PrunedSolver<H> {
             let m = node.restricted_matrix(&rows, &cols);
             let sol = matrix_game::solve(&m);
             if self.horizon.stopped() {
-                return Oracle {
-                    bounds,
-                    rows,
-                    cols,
-                    x: sol.row_strategy,
-                    y: sol.col_strategy,
-                };
+                return Oracle::of(bounds, rows, cols, sol);
             }
             let v = sol.value;
             let white_threshold = if root { v } else { v.max(alpha) };
@@ -509,13 +521,7 @@ impl<H: Horizon> PrunedSolver<H> {
             }
             let cut = bounds.decides(alpha, beta);
             if converged || (cut && !root) {
-                return Oracle {
-                    bounds,
-                    rows,
-                    cols,
-                    x: sol.row_strategy,
-                    y: sol.col_strategy,
-                };
+                return Oracle::of(bounds, rows, cols, sol);
             }
             rows.extend(new_row);
             cols.extend(new_col);
