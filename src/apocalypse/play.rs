@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{declarable_moves, legal_moves, to_action, Move};
-use crate::apocalypse::rules::notation::{diagram, format_move, parse_move};
+use crate::apocalypse::rules::notation::{diagram, format_move, format_position, parse_move};
 use crate::apocalypse::rules::outcome::{outcome, Outcome, Reason, QUIET_LIMIT};
 use crate::apocalypse::rules::report::describe_turn;
 use crate::apocalypse::rules::resolve::resolve;
@@ -181,7 +181,7 @@ pub fn play_game(
         }
         log::debug!(
             "{} : {} {}",
-            crate::apocalypse::rules::notation::format_position(&pos),
+            format_position(&pos),
             format_move(actions[0]),
             format_move(actions[1])
         );

@@ -15,6 +15,7 @@ use crate::apocalypse::solver::pruned::PrunedSolver;
 use crate::apocalypse::solver::tree::Horizon;
 use crate::apocalypse::tablebase::Tablebases;
 use crate::matrix_game::Solution;
+
 /// How long or how deep to search.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -84,6 +85,8 @@ struct Heuristic<'a> {
     deadline: Mutex<Option<Instant>>,
     calls: AtomicU64,
     stop: AtomicBool,
+    /// Set at the first evaluation and never cleared: a later iteration may reuse table
+    /// entries an earlier one evaluated, so only a search that never evaluated is exact.
     evaluated: AtomicBool,
 }
 

@@ -19,6 +19,7 @@ use super::tree::{child, key, leaf, ordered_moves, Horizon, RootSolution, Trunca
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::Move;
 use crate::apocalypse::rules::outcome::outcome;
+use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::matrix_game::{self, Matrix};
 
 /// Lower and upper bound on the value of a game; exact when they (nearly) meet.
@@ -350,7 +351,7 @@ impl Oracle {
 
 impl PrunedSolver {
     /// A solver of the N-turn truncated game under `rules`.
-    pub fn new(rules: crate::apocalypse::rules::ruleset::RuleSet) -> PrunedSolver {
+    pub fn new(rules: RuleSet) -> PrunedSolver {
         PrunedSolver::with_horizon(Truncated(rules))
     }
 }
