@@ -10,7 +10,7 @@ use crate::apocalypse::rules::outcome::{outcome, Outcome, Reason, QUIET_LIMIT};
 use crate::apocalypse::rules::report::describe_turn;
 use crate::apocalypse::rules::resolve::resolve;
 use crate::apocalypse::rules::ruleset::RuleSet;
-use crate::apocalypse::search::alphabeta::pure_move;
+use crate::apocalypse::search::alphabeta::AlphaBeta;
 use crate::apocalypse::search::anytime::{Iteration, Limits, Searcher};
 use crate::apocalypse::tablebase::Tablebases;
 use crate::rng::Rng;
@@ -156,6 +156,7 @@ pub fn play_game(
             return (state, audit);
         }
         let mut actions = [Move::FORFEIT; 2];
+        let mut depths = [0; 2];
         for side in Side::BOTH {
             actions[side.index()] = match players[side.index()] {
                 Player::Engine => {
@@ -166,6 +167,7 @@ pub fn play_game(
                             Side::Black => &it.black,
                         };
                         audit.record(&pos, side, strategy, tables);
+                        depths[side.index()] = it.depth;
                     }
                     m
                 }
@@ -175,15 +177,19 @@ pub fn play_game(
                         depth: depth.or(limits.depth),
                         ..limits
                     };
-                    pure_move(&pos, side, own, tables)
+                    let choice = AlphaBeta::new(tables, side).search(&pos, own);
+                    depths[side.index()] = choice.map_or(0, |c| c.depth);
+                    choice.map_or(Move::FORFEIT, |c| c.best)
                 }
             };
         }
         log::debug!(
-            "{} : {} {}",
+            "{} : {} {} (depths {} {})",
             format_position(&pos),
             format_move(actions[0]),
-            format_move(actions[1])
+            format_move(actions[1]),
+            depths[0],
+            depths[1]
         );
         pos = resolve(&pos, actions).0;
     }
