@@ -5,24 +5,38 @@ use crate::apocalypse::rules::board::{rank_of, squares_of, Position, Side, KNIGH
 use crate::apocalypse::rules::moves::for_each_legal_move;
 use crate::apocalypse::rules::ruleset::RuleSet;
 
-/// Every weight of the evaluation, in one place (units: roughly "footmen").
+/// How many terms the evaluation has.
+pub const FEATURE_COUNT: usize = 8;
+
+/// The evaluation's terms, each counted for White minus the same count for Black.
+pub const FEATURES: [&str; FEATURE_COUNT] = [
+    "footmen",
+    "last footman (a side down to one can be hunted)",
+    "horsemen",
+    "footman ranks advanced (towards promotion or redeploy)",
+    "legal moves",
+    "penalty points (two lose)",
+    "enemy footmen attacked",
+    "enemy horsemen attacked",
+];
+
+/// Every weight of the evaluation, in one place: the value is
+/// `BOUND * tanh(sum of WEIGHTS[i] * features[i])`.
 pub mod weights {
-    /// A footman (losing all of them loses the game).
-    pub const FOOTMAN: f64 = 1.0;
-    /// Extra worth of the footmen when a side is down to its last one (it can be hunted).
-    pub const LAST_FOOTMAN: f64 = 0.6;
-    /// A horseman.
-    pub const HORSEMAN: f64 = 0.9;
-    /// Per rank a footman has advanced (towards promotion or redeploy).
-    pub const ADVANCE: f64 = 0.08;
-    /// Per legal move.
-    pub const MOBILITY: f64 = 0.02;
-    /// Per penalty point (two lose).
-    pub const PENALTY: f64 = 0.7;
-    /// Per enemy piece attacked (it must move or risk capture).
-    pub const THREAT: f64 = 0.15;
-    /// Score that maps to tanh(1) ~ 0.76 of the value range.
-    pub const SCALE: f64 = 3.0;
+    /// One weight per entry of [`super::FEATURES`], set by hand in footmen and divided by a
+    /// scale of 3 (one footman ahead is worth tanh(1/3)). Weights fitted to game results and
+    /// tablebase values (`apocalypse tune`) predict values better but played worse; see the
+    /// README.
+    pub const WEIGHTS: [f64; super::FEATURE_COUNT] = [
+        1.0 / 3.0,
+        -0.6 / 3.0,
+        0.9 / 3.0,
+        0.08 / 3.0,
+        0.02 / 3.0,
+        -0.7 / 3.0,
+        0.15 / 3.0,
+        0.15 / 3.0,
+    ];
     /// Evaluations stay within (-BOUND, BOUND), short of a proven result.
     pub const BOUND: f64 = 0.95;
 }
@@ -51,35 +65,50 @@ fn attacks(pos: &Position, side: Side) -> u32 {
     out
 }
 
-/// Material, advance, mobility, penalties and threats of one side.
-fn side_score(pos: &Position, side: Side, rules: RuleSet) -> f64 {
-    use weights::*;
+/// The feature counts of one side.
+fn side_features(pos: &Position, side: Side, rules: RuleSet) -> [f64; FEATURE_COUNT] {
     let s = side.index();
-    let footmen = pos.footman_count(side) as f64;
-    let mut score = FOOTMAN * footmen + HORSEMAN * pos.horseman_count(side) as f64;
-    if footmen == 1.0 {
-        score -= LAST_FOOTMAN;
-    }
+    let enemy = side.opponent().index();
+    let footmen = pos.footman_count(side);
+    let mut advance = 0;
     for sq in squares_of(pos.footmen[s]) {
         let advanced = match side {
             Side::White => rank_of(sq),
             Side::Black => 4 - rank_of(sq),
         };
-        score += ADVANCE * advanced as f64;
+        advance += advanced;
     }
     let mut moves = 0;
     for_each_legal_move(pos, side, rules, |_| moves += 1);
-    score += MOBILITY * moves as f64;
-    score -= PENALTY * pos.penalties[s] as f64;
-    let threatened = attacks(pos, side) & pos.pieces(side.opponent());
-    score += THREAT * threatened.count_ones() as f64;
-    score
+    let attacked = attacks(pos, side);
+    [
+        footmen as f64,
+        (footmen == 1) as u32 as f64,
+        pos.horseman_count(side) as f64,
+        advance as f64,
+        moves as f64,
+        pos.penalties[s] as f64,
+        (attacked & pos.footmen[enemy]).count_ones() as f64,
+        (attacked & pos.horsemen[enemy]).count_ones() as f64,
+    ]
+}
+
+/// The evaluation's terms for `pos` under `rules`: White's counts minus Black's.
+pub fn features(pos: &Position, rules: RuleSet) -> [f64; FEATURE_COUNT] {
+    let white = side_features(pos, Side::White, rules);
+    let black = side_features(pos, Side::Black, rules);
+    std::array::from_fn(|i| white[i] - black[i])
+}
+
+/// The evaluation of terms `f` with weights `w`, strictly inside (-BOUND, BOUND).
+pub fn evaluate_features(f: &[f64; FEATURE_COUNT], w: &[f64; FEATURE_COUNT]) -> f64 {
+    let score: f64 = f.iter().zip(w).map(|(a, b)| a * b).sum();
+    weights::BOUND * score.tanh()
 }
 
 /// Heuristic value of an unfinished position for White under `rules`, strictly inside (-1, 1).
 pub fn evaluate(pos: &Position, rules: RuleSet) -> f64 {
-    let score = side_score(pos, Side::White, rules) - side_score(pos, Side::Black, rules);
-    weights::BOUND * (score / weights::SCALE).tanh()
+    evaluate_features(&features(pos, rules), &weights::WEIGHTS)
 }
 
 #[cfg(test)]
@@ -98,7 +127,23 @@ mod tests {
         let up = parse_position("n1ppn/p3p/5/P3P/NPPPN 00").unwrap();
         assert!(evaluate(&up, C) > 0.1);
         let penalised = parse_position("npppn/p3p/5/P3P/NPPPN 10").unwrap();
-        assert!(evaluate(&penalised, C) < -0.1);
-        assert!(evaluate(&up, C) < 1.0);
+        assert!(evaluate(&penalised, C) < evaluate(&p, C) - 0.1);
+        assert!(evaluate(&up, C) < weights::BOUND);
+    }
+
+    #[test]
+    fn every_term_changes_sign_with_the_colours() {
+        for text in [
+            "n1ppn/p3p/5/P3P/NPPPN 00",
+            "1pNp1/2n1p/5/2N1P/1PnP1 01",
+            "5/Nnp2/P3n/P4/5 10",
+        ] {
+            let pos = parse_position(text).unwrap();
+            let (f, g) = (features(&pos, C), features(&pos.mirrored(), C));
+            assert!(f.iter().any(|&x| x != 0.0), "{text}");
+            for i in 0..FEATURE_COUNT {
+                assert_eq!(f[i], -g[i], "{text}: {}", FEATURES[i]);
+            }
+        }
     }
 }
