@@ -453,3 +453,56 @@ fn vchess_tables_are_kept_apart_and_match_the_vchess_n_turn_game() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn tune_fits_weights_that_lower_the_error_and_needs_tablebases() {
+    use std::process::Command;
+    let dir = temp_dir("tune");
+    build_small(&dir, 3);
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = run(&[
+        "tune",
+        "--games",
+        "40",
+        "--per-class",
+        "3000",
+        "--tb-dir",
+        d,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    // "<before> -> <after>" pairs of a report line.
+    let errors = |prefix: &str| -> Vec<(f64, f64)> {
+        let line = out.lines().find(|l| l.starts_with(prefix)).unwrap();
+        line.split(',')
+            .map(|part| {
+                let numbers: Vec<f64> = part
+                    .split_whitespace()
+                    .filter_map(|w| w.parse().ok())
+                    .collect();
+                (numbers[0], numbers[1])
+            })
+            .collect()
+    };
+    let training = errors("training squared error");
+    assert!(training[0].1 < training[0].0, "{out}");
+    let held_out = errors("held-out squared error");
+    assert!(held_out[1].1 < held_out[1].0, "tablebase positions: {out}");
+    let weights = out.lines().find(|l| l.starts_with("WEIGHTS = [")).unwrap();
+    assert_eq!(weights.matches(',').count(), 7, "{weights}");
+    let empty = temp_dir("tune-empty");
+    let (code, _, err) = run(&["tune", "--games", "4", "--tb-dir", empty.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no tablebases"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -166,6 +166,24 @@ enum Command {
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000))]
         movetime: u64,
     },
+    /// Refit the evaluation's weights to self-play results and tablebase values, and print them.
+    Tune {
+        /// Self-play games to label (from random openings).
+        #[arg(long, default_value_t = 12_000)]
+        games: u64,
+        /// Search depth of both players in those games.
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        /// Positions sampled per tablebase class.
+        #[arg(long, default_value_t = 20_000)]
+        per_class: u64,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Directory of the tablebase files (needed: they label positions).
+        #[arg(long, default_value = DEFAULT_DIR)]
+        tb_dir: PathBuf,
+    },
     /// Run both exact solvers on the positions of a file and compare nodes and times.
     Bench {
         /// Lines `POSITION ; TURNS ; both|pruned` (`#` starts a comment).
@@ -365,6 +383,22 @@ fn run(command: Command, rules: RuleSet) -> Result<(), String> {
             movetime_ms: movetime,
             rules,
         }),
+        Command::Tune {
+            games,
+            depth,
+            per_class,
+            seed,
+            tb_dir,
+        } => cli::tune::tune(
+            &tb_dir,
+            rules,
+            &cli::tune::TuneOptions {
+                games,
+                depth,
+                per_class,
+                seed,
+            },
+        ),
         Command::Bench { file } => cli::bench::bench(&file, rules),
     }
 }

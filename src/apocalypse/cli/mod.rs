@@ -15,3 +15,4 @@ pub mod rules;
 pub mod serve;
 pub mod solve;
 pub mod tablebase;
+pub mod tune;
