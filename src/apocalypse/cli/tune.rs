@@ -135,9 +135,10 @@ pub fn tune(dir: &Path, rules: RuleSet, options: &TuneOptions) -> Result<(), Str
     let (games_train, games_test) = split(games, &mut rng);
     let (exact_train, exact_test) = split(exact, &mut rng);
     // Equal parts: as many tablebase positions as game positions (the tablebases are larger).
-    let mut train = games_train.clone();
+    let game_count = games_train.len();
+    let mut train = games_train;
     if !exact_train.is_empty() {
-        train.extend((0..games_train.len()).map(|_| exact_train[rng.below(exact_train.len())]));
+        train.extend((0..game_count).map(|_| exact_train[rng.below(exact_train.len())]));
     }
     let fitted = fit_weights(&train, WEIGHTS, 80, 1e-4);
     outln!(
