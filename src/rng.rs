@@ -33,6 +33,13 @@ impl Rng {
         (self.next_f64() * n as f64) as usize % n
     }
 
+    /// Put `items` in a uniformly random order (Fisher-Yates).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+
     /// An index drawn with the given (not necessarily normalised) probabilities.
     pub fn pick(&mut self, probs: &[f64]) -> usize {
         let total: f64 = probs.iter().sum();

@@ -103,9 +103,7 @@ fn tablebase_samples(tables: &Tablebases, per_class: u64, rng: &mut Rng) -> Vec<
 
 /// Shuffle `samples` and split off a fifth for testing: (training, test).
 fn split(mut samples: Vec<Sample>, rng: &mut Rng) -> (Vec<Sample>, Vec<Sample>) {
-    for i in (1..samples.len()).rev() {
-        samples.swap(i, rng.below(i + 1));
-    }
+    rng.shuffle(&mut samples);
     let test = samples.split_off(samples.len() * 4 / 5);
     (samples, test)
 }

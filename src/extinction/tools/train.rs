@@ -313,12 +313,6 @@ impl Adam {
     }
 }
 
-fn shuffle(indices: &mut [usize], rng: &mut Rng) {
-    for i in (1..indices.len()).rev() {
-        indices.swap(i, rng.below(i + 1));
-    }
-}
-
 /// Run `extinction train`.
 pub fn run(args: &TrainArgs) -> Result<(), String> {
     if args.batch == 0 || args.epochs == 0 {
@@ -363,7 +357,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             let f = (epoch - decay_from + 1) as f32 / (args.epochs - decay_from) as f32;
             args.lr * 0.1f32.powf(f)
         };
-        shuffle(&mut training, &mut rng);
+        rng.shuffle(&mut training);
         let mut train_loss = 0.0f64;
         for batch in training.chunks(args.batch) {
             let chunk = batch.len().div_ceil(threads);
