@@ -24,6 +24,19 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// Run the `apocalypse` binary: exit code, stdout, stderr.
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 fn build_small(dir: &Path, max_pieces: u32) {
     build_small_under(dir, max_pieces, C);
 }
@@ -199,20 +212,8 @@ fn anytime_search_with_tablebases_keeps_the_exact_value_and_is_unexploitable() {
 
 #[test]
 fn command_line_probe_reports_a_damaged_file_in_one_line_and_carries_on() {
-    use std::process::Command;
     let dir = temp_dir("cli");
     build_small(&dir, 3);
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
     let d = dir.to_str().unwrap();
     let (code, out, _) = run(&["tb", "probe", "4p/5/1N3/2P2/5 11", "--dir", d, "--json"]);
     assert_eq!(code, Some(0));
@@ -456,20 +457,8 @@ fn vchess_tables_are_kept_apart_and_match_the_vchess_n_turn_game() {
 
 #[test]
 fn tune_fits_weights_that_lower_the_error_and_needs_tablebases() {
-    use std::process::Command;
     let dir = temp_dir("tune");
     build_small(&dir, 3);
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
     let d = dir.to_str().unwrap();
     let (code, out, err) = run(&[
         "tune",
