@@ -2,13 +2,17 @@
 //! by hand from /work/shared/specs/apocalypse-rules.md, plus a scripted game.
 
 use variant_engines::apocalypse::rules::board::{square, Piece, Position, Side, NO_SQUARE};
-use variant_engines::apocalypse::rules::moves::{declarable_moves, legal_moves, to_action, Move};
+use variant_engines::apocalypse::rules::board::{squares_of, KNIGHT_ATTACKS};
+use variant_engines::apocalypse::rules::moves::{
+    attacked_squares, declarable_moves, legal_move_count, legal_moves, to_action, Move,
+};
 use variant_engines::apocalypse::rules::notation::{
     format_move, format_position, parse_joint_move, parse_move, parse_position,
 };
 use variant_engines::apocalypse::rules::outcome::{outcome, Outcome, Reason};
 use variant_engines::apocalypse::rules::resolve::{resolve, TurnEvents};
 use variant_engines::apocalypse::rules::ruleset::RuleSet;
+use variant_engines::rng::Rng;
 
 const C: RuleSet = RuleSet::Classic;
 
@@ -427,4 +431,64 @@ fn scripted_game() {
         outcome(&pos(&current), C),
         Outcome::Win(Side::Black, Reason::Penalties)
     );
+}
+
+/// Squares attacked by `side`, one piece at a time from the definitions: knight jumps, and a
+/// footman's two forward diagonals.
+fn attacked_one_by_one(p: &Position, side: Side) -> u32 {
+    let s = side.index();
+    let mut out = 0;
+    for sq in squares_of(p.horsemen[s]) {
+        out |= KNIGHT_ATTACKS[sq as usize];
+    }
+    for sq in squares_of(p.footmen[s]) {
+        let (file, rank) = ((sq % 5) as i32, (sq / 5) as i32);
+        let ahead = if side == Side::White {
+            rank + 1
+        } else {
+            rank - 1
+        };
+        for f in [file - 1, file + 1] {
+            if (0..5).contains(&f) && (0..5).contains(&ahead) {
+                out |= 1 << (ahead * 5 + f);
+            }
+        }
+    }
+    out
+}
+
+/// The counted moves and attacked squares agree with the generated moves and the piece by
+/// piece attacks on the positions of random games, under both rule sets.
+#[test]
+fn counted_moves_and_attacks_match_generation_in_random_games() {
+    let mut rng = Rng::new(7);
+    let mut checked = 0;
+    for rules in [C, RuleSet::Vchess] {
+        for _ in 0..400 {
+            let mut p = Position::start();
+            while !outcome(&p, rules).is_over() {
+                for side in Side::BOTH {
+                    assert_eq!(
+                        legal_move_count(&p, side, rules) as usize,
+                        legal_moves(&p, side, rules).len(),
+                        "{} {side:?}",
+                        format_position(&p)
+                    );
+                    assert_eq!(
+                        attacked_squares(&p, side),
+                        attacked_one_by_one(&p, side),
+                        "{} {side:?}",
+                        format_position(&p)
+                    );
+                    checked += 1;
+                }
+                let actions = Side::BOTH.map(|side| {
+                    let moves = declarable_moves(&p, side, rules);
+                    moves[rng.below(moves.len())]
+                });
+                p = resolve(&p, actions).0;
+            }
+        }
+    }
+    assert!(checked > 10_000, "only {checked} positions");
 }

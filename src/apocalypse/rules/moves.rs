@@ -2,8 +2,8 @@
 //! of the vchess rules, and the forfeit action.
 
 use super::board::{
-    file_of, mirror_square, rank_mask, rank_of, square, Position, Side, Square, KNIGHT_ATTACKS,
-    NO_SQUARE,
+    file_of, mirror_square, rank_mask, rank_of, square, squares_of, Position, Side, Square, ALL,
+    KNIGHT_ATTACKS, NO_SQUARE,
 };
 use super::ruleset::RuleSet;
 
@@ -208,6 +208,55 @@ pub fn declarable_moves_into(pos: &Position, side: Side, rules: RuleSet, out: &m
     for_each_legal_move(pos, side, rules, |m| out.push(m));
     for_each_speculative_move(pos, side, rules, |m| out.push(m));
     out.push(Move::FORFEIT);
+}
+
+/// Squares on file a and on file e.
+const FILE_A: u32 = 0b00001_00001_00001_00001_00001;
+const FILE_E: u32 = FILE_A << 4;
+
+/// The squares `side`'s footmen on `footmen` step onto straight ahead (if empty) and
+/// diagonally forward (the squares they attack), as masks.
+fn footman_targets(side: Side, footmen: u32) -> (u32, [u32; 2]) {
+    let (left, right) = (footmen & !FILE_A, footmen & !FILE_E);
+    match side {
+        Side::White => (footmen << 5 & ALL, [left << 4 & ALL, right << 6 & ALL]),
+        Side::Black => (footmen >> 5, [left >> 6, right >> 4]),
+    }
+}
+
+/// The squares `side`'s pieces attack: knight jumps and footman diagonals.
+pub fn attacked_squares(pos: &Position, side: Side) -> u32 {
+    let s = side.index();
+    let (_, diagonals) = footman_targets(side, pos.footmen[s]);
+    squares_of(pos.horsemen[s]).fold(diagonals[0] | diagonals[1], |acc, sq| {
+        acc | KNIGHT_ATTACKS[sq as usize]
+    })
+}
+
+/// How many legal moves `side` has: the length of `legal_moves`, counted on masks (the
+/// horizon evaluation needs only the number, at every leaf).
+pub fn legal_move_count(pos: &Position, side: Side, rules: RuleSet) -> u32 {
+    let s = side.index();
+    let own = pos.pieces(side);
+    let enemy = pos.pieces(side.opponent());
+    let empty = !pos.occupied() & ALL;
+    let last = rank_mask(side.last_rank());
+    let mut count: u32 = squares_of(pos.horsemen[s])
+        .map(|sq| (KNIGHT_ATTACKS[sq as usize] & !own).count_ones())
+        .sum();
+    let (straight, diagonals) = footman_targets(side, pos.footmen[s]);
+    let steps = [straight & empty, diagonals[0] & enemy, diagonals[1] & enemy];
+    let per_last_rank_step = if pos.horseman_count(side) >= 2 {
+        (empty & !last).count_ones()
+    } else if pos.footman_count(side) > 1 || rules.last_footman_may_promote() {
+        1
+    } else {
+        0
+    };
+    for step in steps {
+        count += (step & !last).count_ones() + (step & last).count_ones() * per_last_rank_step;
+    }
+    count
 }
 
 /// Whether `side` has at least one legal move (rule 4.3, clarification 6; speculative steps

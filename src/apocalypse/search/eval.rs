@@ -1,8 +1,8 @@
 //! The horizon evaluation of the depth-limited search: a heuristic value strictly between -1
 //! and 1 for an unfinished position (White's point of view).
 
-use crate::apocalypse::rules::board::{rank_of, squares_of, Position, Side, KNIGHT_ATTACKS};
-use crate::apocalypse::rules::moves::for_each_legal_move;
+use crate::apocalypse::rules::board::{rank_mask, Position, Side};
+use crate::apocalypse::rules::moves::{attacked_squares, legal_move_count};
 use crate::apocalypse::rules::ruleset::RuleSet;
 
 /// How many terms the evaluation has.
@@ -41,46 +41,22 @@ pub mod weights {
     pub const BOUND: f64 = 0.95;
 }
 
-/// Squares attacked by `side`'s pieces (knight jumps and footman diagonals).
-fn attacks(pos: &Position, side: Side) -> u32 {
-    let s = side.index();
-    let mut out = 0;
-    for sq in squares_of(pos.horsemen[s]) {
-        out |= KNIGHT_ATTACKS[sq as usize];
-    }
-    for sq in squares_of(pos.footmen[s]) {
-        let (f, r) = (sq % 5, rank_of(sq));
-        let r2 = match side {
-            Side::White if r < 4 => r + 1,
-            Side::Black if r > 0 => r - 1,
-            _ => continue,
-        };
-        if f > 0 {
-            out |= 1 << (r2 * 5 + f - 1);
-        }
-        if f < 4 {
-            out |= 1 << (r2 * 5 + f + 1);
-        }
-    }
-    out
-}
-
 /// The feature counts of one side.
 fn side_features(pos: &Position, side: Side, rules: RuleSet) -> [f64; FEATURE_COUNT] {
     let s = side.index();
     let enemy = side.opponent().index();
     let footmen = pos.footman_count(side);
-    let mut advance = 0;
-    for sq in squares_of(pos.footmen[s]) {
-        let advanced = match side {
-            Side::White => rank_of(sq),
-            Side::Black => 4 - rank_of(sq),
-        };
-        advance += advanced;
-    }
-    let mut moves = 0;
-    for_each_legal_move(pos, side, rules, |_| moves += 1);
-    let attacked = attacks(pos, side);
+    let advance: u32 = (1..5)
+        .map(|r| {
+            let rank = match side {
+                Side::White => r,
+                Side::Black => 4 - r,
+            };
+            r as u32 * (pos.footmen[s] & rank_mask(rank)).count_ones()
+        })
+        .sum();
+    let moves = legal_move_count(pos, side, rules);
+    let attacked = attacked_squares(pos, side);
     [
         footmen as f64,
         (footmen == 1) as u32 as f64,
