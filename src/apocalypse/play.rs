@@ -157,6 +157,7 @@ pub fn play_game(
         }
         let mut actions = [Move::FORFEIT; 2];
         let mut depths = [0; 2];
+        let mut values = [f64::NAN; 2];
         for side in Side::BOTH {
             actions[side.index()] = match players[side.index()] {
                 Player::Engine => {
@@ -168,6 +169,7 @@ pub fn play_game(
                         };
                         audit.record(&pos, side, strategy, tables);
                         depths[side.index()] = it.depth;
+                        values[side.index()] = it.value;
                     }
                     m
                 }
@@ -179,17 +181,23 @@ pub fn play_game(
                     };
                     let choice = AlphaBeta::new(tables, side).search(&pos, own);
                     depths[side.index()] = choice.map_or(0, |c| c.depth);
+                    values[side.index()] = choice.map_or(f64::NAN, |c| match side {
+                        Side::White => c.value,
+                        Side::Black => -c.value,
+                    });
                     choice.map_or(Move::FORFEIT, |c| c.best)
                 }
             };
         }
         log::debug!(
-            "{} : {} {} (depths {} {})",
+            "{} : {} {} (depths {} {}, values for White {:+.3} {:+.3})",
             format_position(&pos),
             format_move(actions[0]),
             format_move(actions[1]),
             depths[0],
-            depths[1]
+            depths[1],
+            values[0],
+            values[1]
         );
         pos = resolve(&pos, actions).0;
     }
