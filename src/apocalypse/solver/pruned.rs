@@ -449,9 +449,14 @@ impl<H: Horizon> PrunedSolver<H> {
         if out.lo >= beta {
             return out.meet(Bounds::UNKNOWN);
         }
-        let upper = serialized::search(tables, pos, remaining, a, b, Leader::Black, root);
-        if upper < b {
-            out.hi = out.hi.min(upper);
+        // The game where Black commits first is worth at least the one where White does, so
+        // its search may start at that lower bound: failing low there proves a pure saddle.
+        let a = a.max(out.lo);
+        if a < b {
+            let upper = serialized::search(tables, pos, remaining, a, b, Leader::Black, root);
+            if upper < b {
+                out.hi = out.hi.min(upper);
+            }
         }
         out.meet(Bounds::UNKNOWN)
     }

@@ -21,6 +21,8 @@ pub struct SerialEntry {
     pub hi: f64,
     /// Index (in `ordered_moves` order) of the committing player's best move.
     pub best: u16,
+    /// Index of the other player's best reply to that move, tried first next time.
+    pub reply: u16,
 }
 
 /// Which player commits first every turn.
@@ -113,13 +115,16 @@ pub fn search<H: Horizon>(
     let first = ordered_moves(pos, first_side, rules);
     let second = ordered_moves(pos, second_side, rules);
     let mut order: Vec<usize> = (0..first.len()).collect();
-    // A shallower search of this position (an earlier iteration) suggests the first move too.
+    // A shallower search of this position (an earlier iteration) suggests the first move and
+    // the first reply too.
     let hint = stored.or_else(|| table.get(serial_key(pos, remaining - 1, leader)));
+    let mut killer = 0;
     if let Some(e) = hint {
         let b = e.best as usize;
         if b < order.len() {
             order[..=b].rotate_right(1);
         }
+        killer = (e.reply as usize).min(second.len() - 1);
     }
     // Work in the leader's point of view: it maximises `sign * value`.
     let sign = if leader == Leader::White { 1.0 } else { -1.0 };
@@ -128,10 +133,19 @@ pub fn search<H: Horizon>(
     } else {
         (-beta, -alpha)
     };
-    // The second player's best reply to the leader's move `m1`, in the leader's point of view.
-    let reply_to = |m1, a: f64| {
+    // The second player's best reply to the leader's move `m1`, in the leader's point of view,
+    // and which reply it was. The reply that refuted the previous move goes first: the same
+    // capture or block often refutes most of the leader's moves.
+    let reply_to = |m1, a: f64, killer: usize| -> (f64, usize) {
         let mut reply = f64::INFINITY;
-        for &m2 in &second {
+        let mut refutation = killer;
+        for k in 0..second.len() {
+            let i2 = match k {
+                0 => killer,
+                k if k <= killer => k - 1,
+                k => k,
+            };
+            let m2 = second[i2];
             let next = match leader {
                 Leader::White => child(pos, m1, m2, nodes),
                 Leader::Black => child(pos, m2, m1, nodes),
@@ -142,39 +156,47 @@ pub fn search<H: Horizon>(
             } else {
                 -search(tables, &next, remaining - 1, -cb, -ca, leader, false)
             };
-            reply = reply.min(r);
+            if r < reply {
+                reply = r;
+                refutation = i2;
+            }
             if reply <= a {
                 break;
             }
         }
-        reply
+        (reply, refutation)
     };
     let mut best = f64::NEG_INFINITY;
     let mut best_index = 0u16;
+    let mut best_reply = killer as u16;
     if parallel {
         // Young brothers wait: the first move alone sets the bound, the rest run in parallel.
-        let first_reply = reply_to(first[order[0]], a0);
+        let (first_reply, refutation) = reply_to(first[order[0]], a0, killer);
         best = first_reply;
         best_index = order[0] as u16;
+        best_reply = refutation as u16;
         if best < b0 {
             let bound = a0.max(best);
-            let replies: Vec<(usize, f64)> = order[1..]
+            let replies: Vec<(usize, (f64, usize))> = order[1..]
                 .par_iter()
-                .map(|&i1| (i1, reply_to(first[i1], bound)))
+                .map(|&i1| (i1, reply_to(first[i1], bound, refutation)))
                 .collect();
-            for (i1, reply) in replies {
+            for (i1, (reply, refutation)) in replies {
                 if reply > best {
                     best = reply;
                     best_index = i1 as u16;
+                    best_reply = refutation as u16;
                 }
             }
         }
     } else {
         for &i1 in &order {
-            let reply = reply_to(first[i1], a0.max(best));
+            let (reply, refutation) = reply_to(first[i1], a0.max(best), killer);
+            killer = refutation;
             if reply > best {
                 best = reply;
                 best_index = i1 as u16;
+                best_reply = refutation as u16;
             }
             if best >= b0 {
                 break;
@@ -190,24 +212,28 @@ pub fn search<H: Horizon>(
             lo: -1.0,
             hi: value,
             best: best_index,
+            reply: best_reply,
         }
     } else if value >= beta {
         SerialEntry {
             lo: value,
             hi: 1.0,
             best: best_index,
+            reply: best_reply,
         }
     } else {
         SerialEntry {
             lo: value,
             hi: value,
             best: best_index,
+            reply: best_reply,
         }
     };
     table.merge(k, entry, |old, new| SerialEntry {
         lo: old.lo.max(new.lo),
         hi: old.hi.min(new.hi),
         best: new.best,
+        reply: new.reply,
     });
     value
 }
