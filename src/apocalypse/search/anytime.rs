@@ -11,7 +11,7 @@ use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{declarable_moves, Move};
 use crate::apocalypse::rules::outcome::{outcome, QUIET_LIMIT};
 use crate::apocalypse::rules::ruleset::RuleSet;
-use crate::apocalypse::solver::pruned::PrunedSolver;
+use crate::apocalypse::solver::pruned::{PrunedSolver, Support};
 use crate::apocalypse::solver::tree::Horizon;
 use crate::apocalypse::tablebase::Tablebases;
 use crate::matrix_game::Solution;
@@ -126,6 +126,8 @@ impl Horizon for Heuristic<'_> {
 /// A depth-limited searcher with its transposition tables, playing the rules of its tables.
 pub struct Searcher<'a> {
     solver: PrunedSolver<Heuristic<'a>>,
+    /// The supports of the last completed iteration, where the next one starts.
+    support: Support,
 }
 
 impl<'a> Searcher<'a> {
@@ -140,6 +142,7 @@ impl<'a> Searcher<'a> {
                 stop: AtomicBool::new(false),
                 evaluated: AtomicBool::new(false),
             }),
+            support: Support::default(),
         }
     }
 
@@ -159,10 +162,13 @@ impl<'a> Searcher<'a> {
         let horizon = self.solver.horizon();
         *horizon.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
         horizon.stop.store(false, Ordering::Relaxed);
-        let root = self.solver.solve_root(pos, depth.max(1));
+        let root = self
+            .solver
+            .solve_root_from(pos, depth.max(1), &self.support);
         if horizon.stop.load(Ordering::Relaxed) {
             return None;
         }
+        self.support = Support::of(&root);
         let rules = self.rules();
         let white_moves = declarable_moves(pos, Side::White, rules);
         let black_moves = declarable_moves(pos, Side::Black, rules);
@@ -212,6 +218,7 @@ impl<'a> Searcher<'a> {
         }
         let started = Instant::now();
         let mut best = None;
+        self.support = Support::default();
         for depth in limits.depths() {
             let Some(it) = self.search_depth(pos, depth, limits.deadline(depth, started), started)
             else {

@@ -322,6 +322,26 @@ impl<'a, H: Horizon> Node<'a, H> {
     }
 }
 
+/// Moves of each side (indices in `ordered_moves` order) that a root search starts from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Support {
+    /// White's moves.
+    pub white: Vec<usize>,
+    /// Black's moves.
+    pub black: Vec<usize>,
+}
+
+impl Support {
+    /// The moves a root solution plays with positive probability.
+    pub fn of(root: &RootSolution) -> Support {
+        let played = |p: &[f64]| (0..p.len()).filter(|&k| p[k] > 0.0).collect();
+        Support {
+            white: played(&root.white),
+            black: played(&root.black),
+        }
+    }
+}
+
 /// Result of the double oracle at one position.
 struct Oracle {
     bounds: Bounds,
@@ -414,7 +434,7 @@ impl<H: Horizon> PrunedSolver<H> {
         b = b.meet(self.serial_bounds(pos, remaining, alpha, beta, b, false));
         if !b.decides(alpha, beta) {
             b = b.meet(
-                self.double_oracle(pos, remaining, alpha, beta, b, false)
+                self.double_oracle(pos, remaining, alpha, beta, b, None)
                     .bounds,
             );
         }
@@ -467,8 +487,9 @@ impl<H: Horizon> PrunedSolver<H> {
             .map_or(0, |e| e.best as usize)
     }
 
-    /// The double-oracle loop. With `root`, runs until both best responses fail to improve so
-    /// the restricted strategies are optimal, and fills restricted entries in parallel.
+    /// The double-oracle loop. At the root (`Some` moves to start the restricted game with,
+    /// besides the serialized best moves) it runs until both best responses fail to improve
+    /// so the restricted strategies are optimal, and fills restricted entries in parallel.
     fn double_oracle(
         &self,
         pos: &Position,
@@ -476,8 +497,9 @@ impl<H: Horizon> PrunedSolver<H> {
         alpha: f64,
         beta: f64,
         known: Bounds,
-        root: bool,
+        root_start: Option<&Support>,
     ) -> Oracle {
+        let root = root_start.is_some();
         let mut node = Node::new(self, pos, remaining);
         let first_row = self
             .serial_best(pos, remaining, Leader::White)
@@ -487,6 +509,19 @@ impl<H: Horizon> PrunedSolver<H> {
             .min(node.black.len() - 1);
         let mut rows = vec![first_row];
         let mut cols = vec![first_col];
+        if let Some(start) = root_start {
+            let fresh = |known: &[usize], extra: &[usize], len: usize| -> Vec<usize> {
+                extra
+                    .iter()
+                    .copied()
+                    .filter(|&k| k < len && !known.contains(&k))
+                    .collect()
+            };
+            let more_rows = fresh(&rows, &start.white, node.white.len());
+            let more_cols = fresh(&cols, &start.black, node.black.len());
+            rows.extend(more_rows);
+            cols.extend(more_cols);
+        }
         let mut bounds = known;
         loop {
             node.fill(&rows, &cols, root);
@@ -537,6 +572,13 @@ impl<H: Horizon> PrunedSolver<H> {
     /// Value and optimal strategies at the root, which is searched even where the horizon
     /// would cut it (a tablebase position still needs its strategies).
     pub fn solve_root(&self, pos: &Position, turns: u32) -> RootSolution {
+        self.solve_root_from(pos, turns, &Support::default())
+    }
+
+    /// `solve_root`, the double oracle starting from `start` as well as the serialized best
+    /// moves (an earlier iteration's supports: iterative deepening rarely changes them much,
+    /// and each move found up front saves the oracle a round of best-response searches).
+    pub fn solve_root_from(&self, pos: &Position, turns: u32, start: &Support) -> RootSolution {
         if turns == 0 || outcome(pos, self.horizon.rules()).is_over() {
             return RootSolution::leaf(leaf(&self.horizon, pos, turns).unwrap_or(0.0));
         }
@@ -553,7 +595,7 @@ impl<H: Horizon> PrunedSolver<H> {
             black[self.serial_best(pos, turns, Leader::Black)] = 1.0;
             serial.value()
         } else {
-            let oracle = self.double_oracle(pos, turns, -1.0, 1.0, serial, true);
+            let oracle = self.double_oracle(pos, turns, -1.0, 1.0, serial, Some(start));
             for (&i, &p) in oracle.rows.iter().zip(&oracle.x) {
                 white[i] = p;
             }
