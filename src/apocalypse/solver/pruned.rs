@@ -510,17 +510,9 @@ impl<H: Horizon> PrunedSolver<H> {
         let mut rows = vec![first_row];
         let mut cols = vec![first_col];
         if let Some(start) = root_start {
-            let fresh = |known: &[usize], extra: &[usize], len: usize| -> Vec<usize> {
-                extra
-                    .iter()
-                    .copied()
-                    .filter(|&k| k < len && !known.contains(&k))
-                    .collect()
-            };
-            let more_rows = fresh(&rows, &start.white, node.white.len());
-            let more_cols = fresh(&cols, &start.black, node.black.len());
-            rows.extend(more_rows);
-            cols.extend(more_cols);
+            let (white, black) = (node.white.len(), node.black.len());
+            rows.extend(start.white.iter().filter(|&&k| k < white && k != first_row));
+            cols.extend(start.black.iter().filter(|&&k| k < black && k != first_col));
         }
         let mut bounds = known;
         loop {
