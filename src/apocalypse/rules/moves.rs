@@ -247,6 +247,8 @@ pub fn legal_move_count(pos: &Position, side: Side, rules: RuleSet) -> u32 {
     let (straight, diagonals) = footman_targets(side, pos.footmen[s]);
     let steps = [straight & empty, diagonals[0] & enemy, diagonals[1] & enemy];
     let per_last_rank_step = if pos.horseman_count(side) >= 2 {
+        // One move per redeploy square; the footman's own square is not empty on B
+        // (clarification 1).
         (empty & !last).count_ones()
     } else if pos.footman_count(side) > 1 || rules.last_footman_may_promote() {
         1
@@ -262,43 +264,10 @@ pub fn legal_move_count(pos: &Position, side: Side, rules: RuleSet) -> u32 {
 /// Whether `side` has at least one legal move (rule 4.3, clarification 6; speculative steps
 /// do not count).
 pub fn has_legal_move(pos: &Position, side: Side, rules: RuleSet) -> bool {
-    let s = side.index();
     let own = pos.pieces(side);
-    let enemy = pos.pieces(side.opponent());
-    let empty = !pos.occupied() & super::board::ALL;
-    for from in super::board::squares_of(pos.horsemen[s]) {
-        if KNIGHT_ATTACKS[from as usize] & !own != 0 {
-            return true;
-        }
-    }
-    let last = rank_mask(side.last_rank());
-    let blocked_promotion = pos.horseman_count(side) < 2
-        && pos.footman_count(side) == 1
-        && !rules.last_footman_may_promote();
-    let needs_room = pos.horseman_count(side) >= 2;
-    for from in super::board::squares_of(pos.footmen[s]) {
-        let mut targets = 0u32;
-        if let Some(to) = forward(side, from) {
-            targets |= (1 << to) & empty;
-        }
-        for to in diagonals(side, from) {
-            targets |= (1 << to) & enemy;
-        }
-        if targets & !last != 0 {
-            return true;
-        }
-        if targets & last != 0 {
-            if needs_room {
-                // The footman's own square is not empty on B (clarification 1).
-                if empty & !last != 0 {
-                    return true;
-                }
-            } else if !blocked_promotion {
-                return true;
-            }
-        }
-    }
-    false
+    // Most positions have a horseman move, found without counting the rest.
+    squares_of(pos.horsemen[side.index()]).any(|sq| KNIGHT_ATTACKS[sq as usize] & !own != 0)
+        || legal_move_count(pos, side, rules) > 0
 }
 
 /// Maps a declaration to the action it stands for under `rules`: itself if it may be
