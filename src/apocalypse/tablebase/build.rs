@@ -118,30 +118,37 @@ fn solve_block(
     );
     let mut local: Vec<f64> = (0..n).map(|l| block.finished(l).unwrap_or(0.0)).collect();
     let mut stamps = vec![0u32; n];
+    let partners = colour_partners(&block, games.index());
     // Wins are settled at exactly ±1 before any iteration (value iteration only approaches
     // limit-sure wins like c/N). A win's stamp is the round that found it: it relies only on
     // wins of this block with smaller stamps, and on earlier blocks and classes.
-    for (white, win) in [(true, 1.0), (false, -1.0)] {
-        for (l, round) in limit_sure_wins(&block.side_view(class, white))
-            .into_iter()
-            .enumerate()
-        {
+    let white_wins = limit_sure_wins(&block.side_view(class, true));
+    let black_wins = match &partners {
+        // Black wins where White wins in the colour-swapped position, in the same round.
+        Some(partners) => partners.iter().map(|&p| white_wins[p as usize]).collect(),
+        None => limit_sure_wins(&block.side_view(class, false)),
+    };
+    for (wins, value) in [(white_wins, 1.0), (black_wins, -1.0)] {
+        for (l, round) in wins.into_iter().enumerate() {
             if let Some(round) = round {
                 if round > MAX_STAMP {
                     return Err(format!("a win found in round {round}, over {MAX_STAMP}"));
                 }
-                local[l] = win;
+                local[l] = value;
                 stamps[l] = round;
             }
         }
     }
     let settled = started.elapsed();
+    // With colour symmetry only one of each pair is iterated; the other mirrors it.
     let active: Vec<usize> = (0..n)
         .filter(|&l| block.finished(l).is_none() && stamps[l] == 0)
+        .filter(|&l| partners.as_ref().is_none_or(|p| p[l] as usize >= l))
         .collect();
     let report = iterate_block(
         &block,
         &active,
+        partners.as_deref(),
         &mut local,
         class,
         opts.tolerance,
@@ -162,6 +169,26 @@ fn solve_block(
         stamps,
         report,
     })
+}
+
+/// For a block that is its own colour swap (a class with the same material and penalties on
+/// both sides, whose swapped positions all fall in the same block), the local number of each
+/// position's colour-swapped twin, whose value is the negation; `None` otherwise. Both halves
+/// of the build then work on one position of each pair.
+fn colour_partners(block: &BlockGames, index: &ClassIndex) -> Option<Vec<u32>> {
+    if index.key.mirrored() != index.key {
+        return None;
+    }
+    let partners: Option<Vec<u32>> = (0..block.len())
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(|l| {
+            let twin = index.position(block.index_of(l)).mirrored();
+            let idx = index.locate(&twin)?;
+            block.local_of(idx).map(|k| k as u32)
+        })
+        .collect();
+    partners
 }
 
 /// Values within this of 0 are stored as exactly 0 (rounding noise of the LP). Values near
@@ -327,4 +354,59 @@ pub fn build(
     }
     bar.finish_and_clear();
     Ok(summaries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds the tables of every class up to `max_pieces` in a fresh directory.
+    fn built(max_pieces: u32, name: &str) -> (PathBuf, Tablebases) {
+        let dir = std::env::temp_dir().join(format!("apoc-build-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut opts = BuildOptions::new(max_pieces, RuleSet::Classic, dir.clone());
+        opts.progress = false;
+        build(&opts, |_| {}).expect("build");
+        let tables = Tablebases::open(&dir, RuleSet::Classic);
+        (dir, tables)
+    }
+
+    #[test]
+    fn colour_twins_pair_up_within_symmetric_blocks_only() {
+        let (dir, tables) = built(4, "twins");
+        let index = ClassIndex::new(ClassKey::parse("PNvpn-00").expect("class"));
+        let games = ClassGames::new(&index, &tables);
+        let levels = index.blocks();
+        let blocks: Vec<&[usize]> = levels.iter().flatten().map(Vec::as_slice).collect();
+        let layout = Layout::new(&index, &blocks);
+        let mut symmetric = 0;
+        for (id, groups) in blocks.iter().enumerate() {
+            let block = BlockGames::new(&games, &layout, id as u32, groups).expect("block");
+            // The block's own footmen, swapped: the block is its own twin when they land in it.
+            let pos = index.position(block.index_of(0));
+            let own = index
+                .locate(&pos.mirrored())
+                .and_then(|i| block.local_of(i));
+            let Some(twins) = colour_partners(&block, &index) else {
+                assert!(own.is_none(), "block {id} is its own colour swap");
+                continue;
+            };
+            symmetric += 1;
+            for (l, &t) in twins.iter().enumerate() {
+                assert_eq!(twins[t as usize] as usize, l, "twins pair up");
+                let swapped = index.position(block.index_of(l)).mirrored();
+                assert_eq!(index.locate(&swapped), Some(block.index_of(t as usize)));
+            }
+        }
+        assert!(symmetric > 0 && symmetric < blocks.len(), "{symmetric}");
+        // A class whose colour swap is another class has no twins.
+        let index = ClassIndex::new(ClassKey::parse("PNvpn-10").expect("class"));
+        let games = ClassGames::new(&index, &tables);
+        let levels = index.blocks();
+        let blocks: Vec<&[usize]> = levels.iter().flatten().map(Vec::as_slice).collect();
+        let layout = Layout::new(&index, &blocks);
+        let block = BlockGames::new(&games, &layout, 0, blocks[0]).expect("block");
+        assert!(colour_partners(&block, &index).is_none());
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

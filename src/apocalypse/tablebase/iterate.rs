@@ -49,10 +49,12 @@ fn indices(mask: u128) -> Vec<usize> {
 
 /// Iterate `active` (local positions of `block`) in `local` until no value changes by more
 /// than `tolerance`; every other value (of the block in `local`, of the class in `class`)
-/// stays fixed.
+/// stays fixed, except that with colour `partners` each active position's twin takes the
+/// negated value after every pass.
 pub fn iterate_block(
     block: &BlockGames,
     active: &[usize],
+    partners: Option<&[u32]>,
     local: &mut [f64],
     class: &[f64],
     tolerance: f64,
@@ -125,6 +127,15 @@ pub fn iterate_block(
             *hint = support;
         }
         report.residual = residual;
+        if let Some(partners) = partners {
+            for &l in active {
+                let p = partners[l] as usize;
+                if p != l {
+                    local[p] = -local[l];
+                    changed[p] = changed[l];
+                }
+            }
+        }
         log::trace!(
             "pass {}: {} of {} games solved, residual {residual:.3e}, {:.2} s",
             report.passes,
