@@ -12,6 +12,7 @@ use crate::apocalypse::rules::resolve::resolve;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::alphabeta::AlphaBeta;
 use crate::apocalypse::search::anytime::{Iteration, Limits, Searcher};
+use crate::apocalypse::search::opponent_model::{ExploitStats, SafeExploiter};
 use crate::apocalypse::tablebase::Tablebases;
 use crate::rng::Rng;
 
@@ -82,6 +83,10 @@ pub fn random_opening(
 pub enum Player {
     /// The searching engine.
     Engine,
+    /// The searching engine, safely exploiting a model of the alpha-beta player
+    /// (`search::opponent_model`): it strays from its optimal strategy only by the value the
+    /// opponent has given away.
+    Exploiter,
     /// Uniform over legal moves.
     Random,
     /// The pure-strategy serialized alpha-beta player (`search::alphabeta`), with the
@@ -100,12 +105,23 @@ pub struct TablebaseAudit {
     /// Turns in limit-sure wins, where the winning strategy takes a deliberate small risk to
     /// make progress (no strategy both keeps the value and wins; see `ProgressStrategy`).
     pub progress: u32,
+    /// Turns of an exploiting engine whose strategy staked part of the value the opponent had
+    /// given away (below the exact value by at most its budget).
+    pub staked: u32,
     /// Turns whose strategy gave away value: the property the engine must never break.
     pub lost: u32,
 }
 
 impl TablebaseAudit {
-    fn record(&mut self, pos: &Position, side: Side, strategy: &[f64], tables: &Tablebases) {
+    /// Audit one engine turn; `budget` is what an exploiting engine may stake (0 otherwise).
+    fn record(
+        &mut self,
+        pos: &Position,
+        side: Side,
+        strategy: &[f64],
+        tables: &Tablebases,
+        budget: f64,
+    ) {
         if pos.quiet as u32 + 1 >= QUIET_LIMIT {
             return;
         }
@@ -113,17 +129,19 @@ impl TablebaseAudit {
             return;
         };
         self.turns += 1;
-        let kept = match side {
-            Side::White => game.matrix.row_guarantee(strategy) >= exact - 1e-9,
-            Side::Black => game.matrix.col_guarantee(strategy) <= exact + 1e-9,
+        let shortfall = match side {
+            Side::White => exact - game.matrix.row_guarantee(strategy),
+            Side::Black => game.matrix.col_guarantee(strategy) - exact,
         };
-        if kept {
+        if shortfall <= 1e-9 {
             self.kept += 1;
         } else if tables
             .progress_strategy(pos)
             .is_some_and(|p| p.winner == side && !p.sure)
         {
             self.progress += 1;
+        } else if shortfall <= budget + 1e-9 {
+            self.staked += 1;
         } else {
             self.lost += 1;
         }
@@ -134,26 +152,36 @@ impl TablebaseAudit {
         self.turns += other.turns;
         self.kept += other.kept;
         self.progress += other.progress;
+        self.staked += other.staked;
         self.lost += other.lost;
     }
 }
 
-/// Play one game from `start`; returns the final outcome (a draw after `MAX_TURNS`) and the
-/// audit of the engine's tablebase turns.
+/// Play one game from `start`; returns the final outcome (a draw after `MAX_TURNS`), the
+/// audit of the engine's tablebase turns and what an exploiting engine did.
 pub fn play_game(
     start: &Position,
     players: [Player; 2],
     limits: Limits,
     tables: &Tablebases,
     rng: &mut Rng,
-) -> (Outcome, TablebaseAudit) {
+) -> (Outcome, TablebaseAudit, ExploitStats) {
     let rules = tables.rules();
     let mut pos = *start;
     let mut audit = TablebaseAudit::default();
+    let mut exploiters = Side::BOTH
+        .map(|side| (players[side.index()] == Player::Exploiter).then(|| SafeExploiter::new(side)));
+    let stats = |exploiters: &[Option<SafeExploiter>; 2]| {
+        let mut total = ExploitStats::default();
+        for e in exploiters.iter().flatten() {
+            total.add(&e.stats);
+        }
+        total
+    };
     for _ in 0..MAX_TURNS {
         let state = outcome(&pos, rules);
         if state.is_over() {
-            return (state, audit);
+            return (state, audit, stats(&exploiters));
         }
         let mut actions = [Move::FORFEIT; 2];
         let mut depths = [0; 2];
@@ -167,11 +195,27 @@ pub fn play_game(
                             Side::White => &it.white,
                             Side::Black => &it.black,
                         };
-                        audit.record(&pos, side, strategy, tables);
+                        audit.record(&pos, side, strategy, tables, 0.0);
                         depths[side.index()] = it.depth;
                         values[side.index()] = it.value;
                     }
                     m
+                }
+                Player::Exploiter => {
+                    let exploiter = exploiters[side.index()]
+                        .as_mut()
+                        .expect("an exploiter for each exploiting side");
+                    match exploiter.choose(&pos, limits, tables, rng) {
+                        Some((m, it, strategy)) => {
+                            // The budget of this turn: the last turn's gift is settled in `choose`.
+                            let budget = exploiter.budget();
+                            audit.record(&pos, side, &strategy, tables, budget);
+                            depths[side.index()] = it.depth;
+                            values[side.index()] = it.value;
+                            m
+                        }
+                        None => Move::FORFEIT,
+                    }
                 }
                 Player::Random => random_move(&pos, side, rules, rng),
                 Player::AlphaBeta(depth) => {
@@ -199,9 +243,14 @@ pub fn play_game(
             values[0],
             values[1]
         );
+        for side in Side::BOTH {
+            if let Some(e) = exploiters[side.index()].as_mut() {
+                e.observe(actions[side.opponent().index()]);
+            }
+        }
         pos = resolve(&pos, actions).0;
     }
-    (Outcome::Draw(Reason::QuietTurns), audit)
+    (Outcome::Draw(Reason::QuietTurns), audit, stats(&exploiters))
 }
 
 /// Match totals from the engine's point of view.

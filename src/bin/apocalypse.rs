@@ -136,6 +136,11 @@ enum Command {
         /// the engine's time per turn (or its --depth) allows.
         #[arg(long)]
         opponent_depth: Option<u32>,
+        /// The engine predicts the alpha-beta player's moves by running its search and stakes
+        /// on the prediction only the value the opponent has already given away (safe
+        /// exploitation; the whole game still guarantees the start position's value).
+        #[arg(long)]
+        exploit: bool,
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -344,6 +349,7 @@ fn run(command: Command, rules: RuleSet) -> Result<(), String> {
             depth,
             opponent,
             opponent_depth,
+            exploit,
             seed,
             position,
             random_turns,
@@ -363,6 +369,11 @@ fn run(command: Command, rules: RuleSet) -> Result<(), String> {
             };
             let options = cli::games::MatchOptions {
                 games,
+                engine: if exploit {
+                    Player::Exploiter
+                } else {
+                    Player::Engine
+                },
                 limits,
                 opponent,
                 seed,

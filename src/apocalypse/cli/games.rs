@@ -12,6 +12,7 @@ use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::notation::parse_position;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::Limits;
+use crate::apocalypse::search::opponent_model::ExploitStats;
 use crate::console::outln;
 use crate::rng::Rng;
 
@@ -62,6 +63,8 @@ pub fn play_human(
 pub struct MatchOptions<'a> {
     /// Games (the engine's colour alternating, White first).
     pub games: u32,
+    /// The engine (`Player::Engine` or `Player::Exploiter`).
+    pub engine: Player,
     /// The engine's search limits (and the alpha-beta opponent's).
     pub limits: Limits,
     /// Who plays the other side.
@@ -84,6 +87,7 @@ pub fn selfplay(
 ) -> Result<(), String> {
     let MatchOptions {
         games,
+        engine,
         limits,
         opponent,
         seed,
@@ -98,6 +102,7 @@ pub fn selfplay(
     let mut opening = start;
     let mut score = MatchScore::default();
     let mut audit = TablebaseAudit::default();
+    let mut exploit = ExploitStats::default();
     // Both players search on one thread, so equal time per turn means equal work, and two
     // matches can share a two-core machine.
     let single_thread = rayon::ThreadPoolBuilder::new()
@@ -116,12 +121,13 @@ pub fn selfplay(
             Side::Black
         };
         let players = match engine_side {
-            Side::White => [Player::Engine, opponent],
-            Side::Black => [opponent, Player::Engine],
+            Side::White => [engine, opponent],
+            Side::Black => [opponent, engine],
         };
-        let (result, game_audit) =
+        let (result, game_audit, game_exploit) =
             single_thread.install(|| play_game(&opening, players, limits, &tables, &mut rng));
         audit.add(&game_audit);
+        exploit.add(&game_exploit);
         score.record(result, engine_side);
         outln!(
             "game {:>4}: engine {} - {}; W {} D {} L {}",
@@ -144,8 +150,17 @@ pub fn selfplay(
     );
     if audit.turns > 0 {
         outln!(
-            "tablebase positions: {} engine turns; exact value guaranteed in {}, limit-sure progress (deliberate small risk) in {}, value given away in {}",
-            audit.turns, audit.kept, audit.progress, audit.lost
+            "tablebase positions: {} engine turns; exact value guaranteed in {}, limit-sure progress (deliberate small risk) in {}, gifts staked in {}, value given away in {}",
+            audit.turns, audit.kept, audit.progress, audit.staked, audit.lost
+        );
+    }
+    if engine == Player::Exploiter {
+        outln!(
+            "exploitation: {} turns predicted, {} right; strayed from the optimal strategy in {}; gifts received {:+.3}",
+            exploit.predicted,
+            exploit.right,
+            exploit.strayed,
+            exploit.gifts
         );
     }
     Ok(())

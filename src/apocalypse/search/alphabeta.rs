@@ -210,6 +210,17 @@ impl<'a> AlphaBeta<'a> {
     /// always completes, no iteration starts that could not finish in the time left). `None`
     /// for a finished game.
     pub fn search(&mut self, pos: &Position, limits: Limits) -> Option<PureChoice> {
+        self.search_reporting(pos, limits, |_| {})
+    }
+
+    /// `search`, with `report` called on every completed iteration (a model of this player
+    /// learns from them which depth it reaches).
+    pub fn search_reporting(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        mut report: impl FnMut(&PureChoice),
+    ) -> Option<PureChoice> {
         if outcome(pos, self.rules).is_over() {
             return None;
         }
@@ -230,6 +241,9 @@ impl<'a> AlphaBeta<'a> {
                 depth,
                 nodes: self.nodes,
             });
+            if let Some(c) = &choice {
+                report(c);
+            }
             // A forced result (won, or lost whatever the leader does) does not change deeper.
             if value.abs() >= 1.0 {
                 break;

@@ -10,6 +10,7 @@ use super::eval::evaluate;
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{declarable_moves, Move};
 use crate::apocalypse::rules::outcome::{outcome, QUIET_LIMIT};
+use crate::apocalypse::rules::resolve::resolve;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::solver::pruned::{PrunedSolver, Support};
 use crate::apocalypse::solver::tree::Horizon;
@@ -203,6 +204,29 @@ impl<'a> Searcher<'a> {
             exact: proven,
             elapsed: started.elapsed(),
         })
+    }
+
+    /// White's value of the joint move (`white`, `black`) from `pos` followed by a game of
+    /// `remaining` turns, searched with this searcher's tables; `None` once `deadline` has
+    /// passed. After an iteration of depth d, `remaining` = d - 1 gives the entries of its root
+    /// matrix.
+    pub fn joint_value(
+        &self,
+        pos: &Position,
+        white: Move,
+        black: Move,
+        remaining: u32,
+        deadline: Option<Instant>,
+    ) -> Option<f64> {
+        let horizon = self.solver.horizon();
+        *horizon.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+        horizon.stop.store(false, Ordering::Relaxed);
+        let (next, _) = resolve(pos, [white, black]);
+        let value = self.solver.search(&next, remaining, -1.0, 1.0);
+        if horizon.stop.load(Ordering::Relaxed) || !value.is_exact() {
+            return None;
+        }
+        Some(value.value())
     }
 
     /// Iterative deepening within `limits`; `report` sees every completed iteration. Returns

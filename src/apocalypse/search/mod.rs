@@ -1,9 +1,11 @@
 //! Search of any position, above the rules and the tablebases: the anytime iterative-deepening
-//! search with its horizon evaluation (and the fit of its weights), exploitability measurements of its strategies, and the
-//! pure-strategy alpha-beta opponent it is measured against.
+//! search with its horizon evaluation (and the fit of its weights), exploitability measurements of its strategies, the
+//! pure-strategy alpha-beta opponent it is measured against, and the safe exploitation of a model
+//! of that opponent.
 
 pub mod alphabeta;
 pub mod anytime;
 pub mod eval;
 pub mod exploit;
 pub mod fit;
+pub mod opponent_model;

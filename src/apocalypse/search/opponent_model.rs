@@ -1,0 +1,376 @@
+//! Safe exploitation of a predictable opponent ("risk what you have won", Ganzfried and
+//! Sandholm, "Safe opponent exploitation", 2015). The engine predicts the pure-strategy
+//! alpha-beta player's move by running that player's own search, and may stray from its
+//! optimal strategy towards the best reply to the prediction, but only by the value the
+//! opponent has already given away.
+//!
+//! The accounting: each turn the engine plays a strategy x whose guaranteed value (against
+//! every reply, in its root matrix A) is at least V - B, where V is the position's value and B
+//! the budget. When the opponent then declares j, the budget becomes B + x·A e_j - V: the
+//! expected value of the turn given the opponent's move, minus the position's value. That
+//! amount is never negative, and V - B, in expectation, never decreases whatever the opponent
+//! does, so the whole game still guarantees the start position's value against any opponent.
+//! Against an opponent who plays optimally nothing is gained and nothing is risked; every
+//! deviation of the opponent from optimal play (a gift) may be staked on the prediction, and a
+//! right prediction returns more than it staked. The values are those of the engine's search
+//! (exact in tablebase positions, depth-limited elsewhere), like every guarantee it gives.
+
+use std::time::{Duration, Instant};
+
+use super::alphabeta::AlphaBeta;
+use super::anytime::{Iteration, Limits, Searcher};
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::Move;
+use crate::apocalypse::tablebase::Tablebases;
+use crate::rng::Rng;
+
+/// Share of the turn's time the prediction of the opponent's move may take.
+const PREDICTION_SHARE: f64 = 0.3;
+/// Share of the time left after the prediction that is kept for valuing the engine's moves
+/// against the predicted one.
+const STRAY_SHARE: f64 = 0.3;
+
+/// Predicts the alpha-beta player's move by running its search to the depth it is seen to reach,
+/// inferred from its moves alone: the depth whose iterations agreed with them most often
+/// lately.
+#[derive(Clone, Debug)]
+pub struct Predictor {
+    opponent: Side,
+    depth: Option<u32>,
+    /// The move of every iteration completed for the last prediction (index = depth - 1).
+    by_depth: Vec<Move>,
+    /// Per depth (index = depth - 1), recent agreements with the opponent's moves, each
+    /// observation weighing `AGREEMENT_DECAY` times the next.
+    agreements: Vec<f64>,
+}
+
+/// How fast old agreements fade: the opponent's depth changes with the position.
+const AGREEMENT_DECAY: f64 = 0.7;
+
+impl Predictor {
+    /// A model of the alpha-beta player playing `opponent`.
+    pub fn new(opponent: Side) -> Predictor {
+        Predictor {
+            opponent,
+            depth: None,
+            by_depth: Vec::new(),
+            agreements: Vec::new(),
+        }
+    }
+
+    /// The depth the opponent was last seen to search, if known.
+    pub fn depth(&self) -> Option<u32> {
+        self.depth
+    }
+
+    /// The predicted move in `pos`, searching within `time` one turn beyond the inferred depth
+    /// (so that the model can follow an opponent that goes deeper).
+    pub fn predict(&mut self, pos: &Position, tables: &Tablebases, time: Duration) -> Option<Move> {
+        let limits = Limits {
+            depth: self.depth.map(|d| d + 1),
+            movetime: Some(time),
+        };
+        self.by_depth.clear();
+        let by_depth = &mut self.by_depth;
+        AlphaBeta::new(tables, self.opponent).search_reporting(pos, limits, |c| {
+            by_depth.push(c.best);
+        });
+        let depth = self.depth.map_or(self.by_depth.len(), |d| d as usize);
+        self.by_depth
+            .get(depth.min(self.by_depth.len()).checked_sub(1)?)
+            .copied()
+    }
+
+    /// Learn from the move the opponent actually declared: the inferred depth becomes the one
+    /// that agreed most often lately.
+    pub fn observe(&mut self, actual: Move) {
+        if self.agreements.len() < self.by_depth.len() {
+            self.agreements.resize(self.by_depth.len(), 0.0);
+        }
+        for (d, score) in self.agreements.iter_mut().enumerate() {
+            *score *= AGREEMENT_DECAY;
+            if self.by_depth.get(d) == Some(&actual) {
+                *score += 1.0;
+            }
+        }
+        // On a tie the deeper depth: the player deepens as far as its time allows, and stops
+        // short only where a shallow search already agrees (a forced result).
+        let best = (1..=self.agreements.len())
+            .filter(|&d| self.agreements[d - 1] > 0.0)
+            .max_by(|&a, &b| {
+                let (sa, sb) = (self.agreements[a - 1], self.agreements[b - 1]);
+                (sa - sb)
+                    .abs()
+                    .gt(&1e-9)
+                    .then(|| sa.total_cmp(&sb))
+                    .unwrap_or(a.cmp(&b))
+            });
+        if let Some(d) = best {
+            self.depth = Some(d as u32);
+        }
+    }
+}
+
+/// What one turn of safe exploitation staked, kept until the opponent's move is known.
+#[derive(Clone, Debug)]
+struct Stake {
+    pos: Position,
+    /// Turns after the root move in the root matrix's entries.
+    remaining: u32,
+    /// The position's value for the engine.
+    value: f64,
+    /// The engine's moves played with positive probability, with their probabilities.
+    played: Vec<(Move, f64)>,
+    /// The predicted move.
+    predicted: Option<Move>,
+    /// The values (for the engine) of `played` against the predicted move, when they were
+    /// found in time.
+    against_predicted: Option<Vec<f64>>,
+}
+
+/// Counts of a game's or match's exploitation.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ExploitStats {
+    /// Turns played with a prediction.
+    pub predicted: u32,
+    /// Of those, turns the opponent declared the predicted move.
+    pub right: u32,
+    /// Turns whose strategy strayed from the optimal one.
+    pub strayed: u32,
+    /// Sum of the gifts (positive or negative budget changes) over the turns.
+    pub gifts: f64,
+}
+
+impl ExploitStats {
+    /// Add another count.
+    pub fn add(&mut self, other: &ExploitStats) {
+        self.predicted += other.predicted;
+        self.right += other.right;
+        self.strayed += other.strayed;
+        self.gifts += other.gifts;
+    }
+}
+
+/// The engine playing `side` with safe exploitation of the alpha-beta player.
+pub struct SafeExploiter {
+    side: Side,
+    budget: f64,
+    predictor: Predictor,
+    stake: Option<Stake>,
+    observed: Option<Move>,
+    /// What happened so far.
+    pub stats: ExploitStats,
+}
+
+impl SafeExploiter {
+    /// The engine for `side`, with an empty budget.
+    pub fn new(side: Side) -> SafeExploiter {
+        SafeExploiter {
+            side,
+            budget: 0.0,
+            predictor: Predictor::new(side.opponent()),
+            stake: None,
+            observed: None,
+            stats: ExploitStats::default(),
+        }
+    }
+
+    /// The engine for `side` starting with `budget` to stake (value given away earlier, in
+    /// analysis and tests).
+    pub fn with_budget(side: Side, budget: f64) -> SafeExploiter {
+        SafeExploiter {
+            budget: budget.max(0.0),
+            ..SafeExploiter::new(side)
+        }
+    }
+
+    /// The value the engine may still stake.
+    pub fn budget(&self) -> f64 {
+        self.budget
+    }
+
+    /// A White value for the engine's side.
+    fn own(&self, white_value: f64) -> f64 {
+        match self.side {
+            Side::White => white_value,
+            Side::Black => -white_value,
+        }
+    }
+
+    fn joint(&self, mine: Move, theirs: Move) -> (Move, Move) {
+        match self.side {
+            Side::White => (mine, theirs),
+            Side::Black => (theirs, mine),
+        }
+    }
+
+    /// Record the move the opponent declared on the turn just played; it is settled at the
+    /// start of the next turn (on the engine's clock).
+    pub fn observe(&mut self, opponent_move: Move) {
+        self.observed = Some(opponent_move);
+    }
+
+    /// Settle the last turn's stake against the observed move: the budget changes by the
+    /// turn's expected value given that move, minus the position's value.
+    fn settle(&mut self, tables: &Tablebases) {
+        let (Some(stake), Some(actual)) = (self.stake.take(), self.observed.take()) else {
+            return;
+        };
+        log::debug!(
+            "model: predicted {:?} (depth {:?}, iterations {:?}), declared {:?}",
+            stake.predicted,
+            self.predictor.depth,
+            self.predictor.by_depth,
+            actual
+        );
+        self.predictor.observe(actual);
+        let right = stake.predicted == Some(actual);
+        self.stats.right += right as u32;
+        let values: Vec<f64> = match &stake.against_predicted {
+            Some(values) if right => values.clone(),
+            _ => {
+                let searcher = Searcher::new(tables);
+                stake
+                    .played
+                    .iter()
+                    .map(|&(mine, _)| {
+                        let (w, b) = self.joint(mine, actual);
+                        let v = searcher
+                            .joint_value(&stake.pos, w, b, stake.remaining, None)
+                            .unwrap_or(stake.value);
+                        self.own(v)
+                    })
+                    .collect()
+            }
+        };
+        let expected: f64 = stake
+            .played
+            .iter()
+            .zip(&values)
+            .map(|(&(_, p), v)| p * v)
+            .sum();
+        let gift = expected - stake.value;
+        self.stats.gifts += gift;
+        self.budget = (self.budget + gift).max(0.0);
+    }
+
+    /// The engine's move in `pos` within `limits` (a movetime is needed to share the turn with
+    /// the prediction; without one the engine plays its optimal strategy). Returns the move,
+    /// the search's iteration and the strategy actually played (in the iteration's move order).
+    pub fn choose(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        tables: &Tablebases,
+        rng: &mut Rng,
+    ) -> Option<(Move, Iteration, Vec<f64>)> {
+        let started = Instant::now();
+        self.settle(tables);
+        let deadline = limits.movetime.map(|t| started + t);
+        let predicted = limits.movetime.and_then(|t| {
+            self.predictor
+                .predict(pos, tables, t.mul_f64(PREDICTION_SHARE))
+        });
+        let left = |now: Instant| deadline.map(|d| d.saturating_duration_since(now));
+        let own_limits = Limits {
+            movetime: left(Instant::now())
+                .map(|t| t.mul_f64(1.0 - STRAY_SHARE).max(Duration::from_millis(1))),
+            ..limits
+        };
+        let mut searcher = Searcher::new(tables);
+        let it = searcher.search(pos, own_limits, |_| {})?;
+        let (moves, optimal) = match self.side {
+            Side::White => (&it.white_moves, &it.white),
+            Side::Black => (&it.black_moves, &it.black),
+        };
+        let value = self.own(it.value);
+        let remaining = it.depth - 1;
+        let mut strategy = optimal.clone();
+        let mut against_predicted = None;
+        if let Some(theirs) = predicted {
+            self.stats.predicted += 1;
+            against_predicted =
+                self.stray(&searcher, pos, &it, theirs, value, deadline, &mut strategy);
+        }
+        let played: Vec<(Move, f64)> = moves
+            .iter()
+            .zip(&strategy)
+            .filter(|(_, &p)| p > 0.0)
+            .map(|(&m, &p)| (m, p))
+            .collect();
+        let against_predicted = against_predicted.map(|values| {
+            played
+                .iter()
+                .map(|(m, _)| values[moves.iter().position(|x| x == m).unwrap_or(0)])
+                .collect()
+        });
+        self.stake = Some(Stake {
+            pos: *pos,
+            remaining,
+            value,
+            played,
+            predicted,
+            against_predicted,
+        });
+        let m = moves[rng.pick(&strategy)];
+        Some((m, it, strategy))
+    }
+
+    /// Move weight from the optimal `strategy` to the best reply to the predicted move
+    /// `theirs`, as far as the budget allows; returns the engine's value of each of its moves
+    /// against `theirs` (`None` when time ran out, leaving the strategy optimal).
+    #[allow(clippy::too_many_arguments)]
+    fn stray(
+        &mut self,
+        searcher: &Searcher,
+        pos: &Position,
+        it: &Iteration,
+        theirs: Move,
+        value: f64,
+        deadline: Option<Instant>,
+        strategy: &mut [f64],
+    ) -> Option<Vec<f64>> {
+        let (moves, replies) = match self.side {
+            Side::White => (&it.white_moves, &it.black_moves),
+            Side::Black => (&it.black_moves, &it.white_moves),
+        };
+        let remaining = it.depth - 1;
+        let mut against = Vec::with_capacity(moves.len());
+        for &mine in moves {
+            let (w, b) = self.joint(mine, theirs);
+            against.push(self.own(searcher.joint_value(pos, w, b, remaining, deadline)?));
+        }
+        // A won position is played by its own (progress) strategy.
+        if value >= 1.0 - 1e-12 {
+            return Some(against);
+        }
+        let optimal_payoff: f64 = strategy.iter().zip(&against).map(|(p, v)| p * v).sum();
+        let (best, &best_payoff) = against
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1))?;
+        if best_payoff <= optimal_payoff + 1e-9 {
+            return Some(against);
+        }
+        // The best reply's own guarantee: its worst value against every reply.
+        let mut floor = f64::INFINITY;
+        for &reply in replies {
+            let (w, b) = self.joint(moves[best], reply);
+            floor = floor.min(self.own(searcher.joint_value(pos, w, b, remaining, deadline)?));
+        }
+        let weight = if floor >= value {
+            1.0
+        } else {
+            (self.budget / (value - floor)).min(1.0)
+        };
+        if weight <= 1e-6 {
+            return Some(against);
+        }
+        for p in strategy.iter_mut() {
+            *p *= 1.0 - weight;
+        }
+        strategy[best] += weight;
+        self.stats.strayed += 1;
+        Some(against)
+    }
+}

@@ -1,0 +1,148 @@
+//! Safe exploitation of the alpha-beta player (`search::opponent_model`): the strategy played
+//! guarantees the position's value less the budget in the full root matrix (exactly the
+//! optimal guarantee with an empty budget), it does stray when there is a budget, and the model
+//! learns to predict an alpha-beta player of fixed depth from its moves alone.
+
+#[path = "common/apocalypse_positions.rs"]
+mod apocalypse_positions;
+
+use std::time::Duration;
+
+use variant_engines::apocalypse::rules::board::{Position, Side};
+use variant_engines::apocalypse::rules::moves::legal_moves;
+use variant_engines::apocalypse::rules::notation::format_position;
+use variant_engines::apocalypse::rules::outcome::outcome;
+use variant_engines::apocalypse::rules::resolve::resolve;
+use variant_engines::apocalypse::rules::ruleset::RuleSet;
+use variant_engines::apocalypse::search::alphabeta::AlphaBeta;
+use variant_engines::apocalypse::search::anytime::{Limits, Searcher};
+use variant_engines::apocalypse::search::opponent_model::{Predictor, SafeExploiter};
+use variant_engines::apocalypse::tablebase::Tablebases;
+use variant_engines::rng::Rng;
+
+/// The engine's guarantee (its worst value against every reply) of `strategy` in the full
+/// root matrix of `pos` with `remaining` turns after the root move, valued afresh.
+fn guarantee(
+    pos: &Position,
+    side: Side,
+    strategy: &[f64],
+    remaining: u32,
+    white_moves: &[variant_engines::apocalypse::rules::moves::Move],
+    black_moves: &[variant_engines::apocalypse::rules::moves::Move],
+    tables: &Tablebases,
+) -> f64 {
+    let searcher = Searcher::new(tables);
+    let (mine, theirs) = match side {
+        Side::White => (white_moves, black_moves),
+        Side::Black => (black_moves, white_moves),
+    };
+    let sign = if side == Side::White { 1.0 } else { -1.0 };
+    theirs
+        .iter()
+        .map(|&t| {
+            mine.iter()
+                .zip(strategy)
+                .filter(|(_, &p)| p > 0.0)
+                .map(|(&m, &p)| {
+                    let (w, b) = if side == Side::White { (m, t) } else { (t, m) };
+                    p * sign * searcher.joint_value(pos, w, b, remaining, None).unwrap()
+                })
+                .sum::<f64>()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn the_strategy_played_guarantees_the_value_less_the_budget() {
+    let tables = Tablebases::none(RuleSet::Classic);
+    let mut rng = Rng::new(0x5AFE_E4B1_0172_0001);
+    let limits = Limits {
+        depth: Some(2),
+        movetime: Some(Duration::from_millis(400)),
+    };
+    let mut strayed = 0;
+    for n in 0..24 {
+        let pos = apocalypse_positions::random_position(&mut rng, RuleSet::Classic);
+        let side = if n % 2 == 0 { Side::White } else { Side::Black };
+        let sign = if side == Side::White { 1.0 } else { -1.0 };
+        for budget in [0.0, 0.3] {
+            let mut engine = SafeExploiter::with_budget(side, budget);
+            let (_, it, strategy) = engine
+                .choose(&pos, limits, &tables, &mut rng)
+                .expect("an ongoing position");
+            let optimal = if side == Side::White {
+                &it.white
+            } else {
+                &it.black
+            };
+            let value = sign * it.value;
+            let g = guarantee(
+                &pos,
+                side,
+                &strategy,
+                it.depth - 1,
+                &it.white_moves,
+                &it.black_moves,
+                &tables,
+            );
+            let text = format_position(&pos);
+            assert!((strategy.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{text}");
+            assert!(
+                g >= value - budget - 1e-9,
+                "{text}: {g} < {value} - {budget}"
+            );
+            if budget == 0.0 {
+                assert!(g >= value - 1e-9, "{text}: strayed without a budget");
+            } else if strategy
+                .iter()
+                .zip(optimal)
+                .any(|(a, b)| (a - b).abs() > 1e-9)
+            {
+                strayed += 1;
+            }
+        }
+    }
+    assert!(
+        strayed >= 3,
+        "a budget of 0.3 strayed in only {strayed} of 24 positions"
+    );
+}
+
+#[test]
+fn the_model_learns_to_predict_a_fixed_depth_alpha_beta_player() {
+    let tables = Tablebases::none(RuleSet::Classic);
+    let rules = RuleSet::Classic;
+    let mut rng = Rng::new(0x5AFE_E4B1_0172_0002);
+    let (mut turns, mut right) = (0, 0);
+    for _game in 0..3 {
+        let mut pos = Position::start();
+        let mut model = Predictor::new(Side::Black);
+        for turn in 0..12 {
+            if outcome(&pos, rules).is_over() {
+                break;
+            }
+            let predicted = model.predict(&pos, &tables, Duration::from_millis(500));
+            let actual = AlphaBeta::new(&tables, Side::Black)
+                .search(&pos, Limits::new(Some(2), None))
+                .expect("an ongoing position")
+                .best;
+            model.observe(actual);
+            // The first turns teach the model the depth (from the start position several
+            // depths agree, and it guesses the deepest).
+            if turn >= 3 {
+                turns += 1;
+                right += (predicted == Some(actual)) as u32;
+            }
+            let white = legal_moves(&pos, Side::White, rules);
+            let mine = white[rng.below(white.len())];
+            pos = resolve(&pos, [mine, actual]).0;
+        }
+        // A player whose depth-1 search finds a forced result stops there, so depth 1 is
+        // sometimes right too.
+        assert!(matches!(model.depth(), Some(1 | 2)), "{:?}", model.depth());
+    }
+    assert!(
+        right * 10 >= turns * 9,
+        "predicted {right} of {turns} moves of a depth-2 player"
+    );
+}
