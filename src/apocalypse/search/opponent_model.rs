@@ -99,11 +99,11 @@ impl Predictor {
             .filter(|&d| self.agreements[d - 1] > 0.0)
             .max_by(|&a, &b| {
                 let (sa, sb) = (self.agreements[a - 1], self.agreements[b - 1]);
-                (sa - sb)
-                    .abs()
-                    .gt(&1e-9)
-                    .then(|| sa.total_cmp(&sb))
-                    .unwrap_or(a.cmp(&b))
+                if (sa - sb).abs() > 1e-9 {
+                    sa.total_cmp(&sb)
+                } else {
+                    a.cmp(&b)
+                }
             });
         if let Some(d) = best {
             self.depth = Some(d as u32);
