@@ -292,18 +292,10 @@ impl SafeExploiter {
             against_predicted =
                 self.stray(&searcher, pos, &it, theirs, value, deadline, &mut strategy);
         }
-        let played: Vec<(Move, f64)> = moves
-            .iter()
-            .zip(&strategy)
-            .filter(|(_, &p)| p > 0.0)
-            .map(|(&m, &p)| (m, p))
-            .collect();
-        let against_predicted = against_predicted.map(|values| {
-            played
-                .iter()
-                .map(|(m, _)| values[moves.iter().position(|x| x == m).unwrap_or(0)])
-                .collect()
-        });
+        let in_play: Vec<usize> = (0..moves.len()).filter(|&i| strategy[i] > 0.0).collect();
+        let played = in_play.iter().map(|&i| (moves[i], strategy[i])).collect();
+        let against_predicted =
+            against_predicted.map(|values| in_play.iter().map(|&i| values[i]).collect());
         self.stake = Some(Stake {
             pos: *pos,
             remaining,
