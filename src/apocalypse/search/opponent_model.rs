@@ -25,7 +25,7 @@ use crate::apocalypse::tablebase::Tablebases;
 use crate::rng::Rng;
 
 /// Share of the turn's time the prediction of the opponent's move may take.
-const PREDICTION_SHARE: f64 = 0.3;
+const PREDICTION_SHARE: f64 = 0.5;
 /// Share of the time left after the prediction that is kept for valuing the engine's moves
 /// against the predicted one.
 const STRAY_SHARE: f64 = 0.3;
