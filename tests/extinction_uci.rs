@@ -389,7 +389,7 @@ fn fairy_stockfish_agrees_on_the_sample_game_loss() {
     assert!(final_score(&ours_lines).starts_with("mate -"));
 }
 
-/// Issue 11's position: White's queen on d4 is attacked by e5xd4, and losing it loses the game.
+/// White's only queen on d4 is attacked by e5xd4, and losing it loses the game.
 const QUEEN_EN_PRISE: &str = "rnbqkbnr/ppp2ppp/3p4/4p3/3Q4/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1";
 
 /// Whether the side to move loses on the spot after `m` (the opponent captures a last piece).

@@ -462,7 +462,8 @@ fn status_request_in_analysis_gets_stat01() {
 #[test]
 fn thirty_milliseconds_on_the_clock_still_searches_before_moving() {
     let mut e = start();
-    // Issue 11: with 3 centiseconds left, the engine moved without searching.
+    // Even a few centiseconds leave time for a search of depth one; a move played
+    // without one may hand over a last piece.
     new_game(&mut e, &["post", "level 0 1 0", "time 3", "otim 3"]);
     e.send("go");
     let (line, before) = e.expect_prefix(T, "move ");

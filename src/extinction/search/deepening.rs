@@ -449,7 +449,7 @@ mod tests {
         )
     }
 
-    /// Issue 11's position: White's only queen stands on d4, attacked by e5xd4.
+    /// White's only queen stands on d4, attacked by e5xd4, and losing it loses the game.
     const QUEEN_EN_PRISE: &str = "rnbqkbnr/ppp2ppp/3p4/4p3/3Q4/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1";
 
     /// Search `fen` under `limits`; also returns every report.
