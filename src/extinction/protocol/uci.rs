@@ -9,7 +9,7 @@ use super::uci_parser::{Go, StartPosition, UciCommand, FALLBACK_MOVE_TIME_MS};
 use crate::extinction::engine::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::extinction::eval::evaluate_corrected;
 use crate::extinction::rules::{board_diagram, parse_uci, Game, Position};
-use crate::extinction::search::{mate_moves, ScoreBound, SearchInfo, SearchOptions, SearchResult};
+use crate::extinction::search::{mate_moves, SearchInfo, SearchOptions, SearchResult};
 
 /// `score cp N` / `score mate N` text for a search score.
 pub fn uci_score(score: i32) -> String {
@@ -21,19 +21,13 @@ pub fn uci_score(score: i32) -> String {
 
 /// A UCI `info` line for one search report.
 pub fn info_line(info: &SearchInfo) -> String {
-    let bound = match info.bound {
-        ScoreBound::Exact => "",
-        ScoreBound::Lower => " lowerbound",
-        ScoreBound::Upper => " upperbound",
-    };
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         uci_score(info.score),
-        bound,
         info.nodes,
         info.nps(),
         info.hashfull,

@@ -14,7 +14,7 @@ use shakmaty::Role;
 use super::memory::SearchMemory;
 use super::movepick::{continuation_key, is_quiet, wins_by_extinction, MoveContext, ScoredMoves};
 use super::score::{
-    is_loss, is_win, score_from_tt, score_to_tt, ScoreBound, INFINITE, MATE, MATE_BOUND, MAX_PLY,
+    is_loss, is_win, score_from_tt, score_to_tt, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
 use super::see::see;
 use super::timeman::SearchClock;
@@ -38,7 +38,6 @@ pub(super) struct RootMove {
     pub(super) mv: Move,
     pub(super) score: i32,
     pub(super) previous_score: i32,
-    pub(super) bound: ScoreBound,
     pub(super) seldepth: u32,
     pub(super) pv: Vec<Move>,
 }
@@ -744,13 +743,6 @@ impl<'a> Searcher<'a> {
             if i == first || score > alpha {
                 rm.score = score;
                 rm.seldepth = self.seldepth as u32;
-                rm.bound = if score >= beta {
-                    ScoreBound::Lower
-                } else if score <= alpha {
-                    ScoreBound::Upper
-                } else {
-                    ScoreBound::Exact
-                };
                 rm.pv.clear();
                 rm.pv.push(m);
                 let len = self.pv_len[1].max(1);

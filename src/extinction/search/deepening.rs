@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::alphabeta::{RootMove, Searcher};
 use super::memory::SearchMemory;
 use super::movepick::{MoveContext, ScoredMoves};
-use super::score::{is_loss, is_win, mate_moves, ScoreBound, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use super::score::{is_loss, is_win, mate_moves, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::timeman::SearchClock;
 use super::tt::TranspositionTable;
 use crate::extinction::rules::{Game, Move, MoveList, Position};
@@ -24,8 +24,6 @@ pub struct SearchInfo {
     pub multipv: usize,
     /// Score from the side to move's point of view.
     pub score: i32,
-    /// Whether `score` is exact or a bound.
-    pub bound: ScoreBound,
     /// Nodes searched so far.
     pub nodes: u64,
     /// Milliseconds since the search started.
@@ -84,7 +82,6 @@ impl SearchResult {
             seldepth: self.seldepth,
             multipv: 1,
             score: self.score,
-            bound: ScoreBound::Exact,
             nodes: self.nodes,
             time_ms,
             hashfull,
@@ -271,7 +268,6 @@ fn iterative_deepening(
                 mv: m,
                 score: -INFINITE,
                 previous_score: -INFINITE,
-                bound: ScoreBound::Exact,
                 seldepth: 0,
                 pv: vec![m],
             });
@@ -384,7 +380,6 @@ fn iterative_deepening(
                     seldepth: rm.seldepth.max(depth),
                     multipv: i + 1,
                     score: rm.score,
-                    bound: ScoreBound::Exact,
                     nodes,
                     time_ms: clock.elapsed_ms(),
                     hashfull: tt.hashfull(),

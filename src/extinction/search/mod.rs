@@ -17,4 +17,4 @@ pub mod tt;
 pub use deepening::{
     search, search_threads, SearchInfo, SearchOptions, SearchResult, SEARCH_STACK_BYTES,
 };
-pub use score::{is_loss, is_win, mate_moves, ScoreBound, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+pub use score::{is_loss, is_win, mate_moves, INFINITE, MATE, MATE_BOUND, MAX_PLY};

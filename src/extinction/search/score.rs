@@ -1,6 +1,6 @@
 //! Score arithmetic of the search: mate scores (an extinction is a mate: `MATE - ply` is a win
 //! `ply` half-moves away), how they are stored in the transposition table (relative to the
-//! node, not the root), and whether a reported score is exact or a bound.
+//! node, not the root).
 
 /// Score of a win on the spot (`MATE - ply` is a win `ply` half-moves away).
 pub const MATE: i32 = 32_000;
@@ -54,17 +54,6 @@ pub fn score_from_tt(score: i16, ply: usize) -> i32 {
     } else {
         s
     }
-}
-
-/// Kind of bound a reported score is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreBound {
-    /// Exact score.
-    Exact,
-    /// Score is at least this (fail high).
-    Lower,
-    /// Score is at most this (fail low).
-    Upper,
 }
 
 #[cfg(test)]
