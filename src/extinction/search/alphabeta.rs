@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use shakmaty::Role;
 
 use super::memory::SearchMemory;
-use super::movepick::{continuation_key, is_quiet, wins_by_extinction, MoveContext, ScoredMoves};
+use super::movepick::{continuation_key, MoveContext, ScoredMoves};
 use super::score::{
     is_loss, is_win, score_from_tt, score_to_tt, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
@@ -21,6 +21,7 @@ use super::timeman::SearchClock;
 use super::tt::{Bound, TranspositionTable, TtHit};
 use crate::extinction::eval::evaluate;
 use crate::extinction::eval::nnue::{Accumulator, Network, PieceBoards, NETWORK};
+use crate::extinction::rules::move_kind::{is_quiet, wins_by_extinction};
 use crate::extinction::rules::threats::{
     attacks_from_destination, can_capture_last_piece, last_of_type, threatened_last_pieces,
 };

@@ -5,6 +5,7 @@ use shakmaty::{Color, Role};
 
 use super::see::see;
 use super::see::see_value;
+use crate::extinction::rules::move_kind::is_self_extinction;
 use crate::extinction::rules::position::Position;
 use crate::extinction::rules::types::{Move, MoveList, MAX_MOVES};
 
@@ -121,27 +122,6 @@ impl History {
             );
         }
     }
-}
-
-/// Whether `m` captures the opponent's last piece of its type (the game ends, mover wins).
-#[inline]
-pub fn wins_by_extinction(pos: &Position, m: Move) -> bool {
-    match pos.captured_role(m) {
-        Some(role) => pos.count(pos.turn().other(), role) == 1,
-        None => false,
-    }
-}
-
-/// Whether `m` promotes the mover's last pawn without capturing a last piece (it loses).
-#[inline]
-pub fn is_self_extinction(pos: &Position, m: Move) -> bool {
-    m.is_promotion() && pos.count(pos.turn(), Role::Pawn) == 1 && !wins_by_extinction(pos, m)
-}
-
-/// Whether `m` is quiet (no capture, no promotion).
-#[inline]
-pub fn is_quiet(pos: &Position, m: Move) -> bool {
-    !m.is_promotion() && !pos.is_capture(m)
 }
 
 /// Moves with ordering scores, handed out best first by selection.

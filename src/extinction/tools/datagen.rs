@@ -15,8 +15,7 @@ use shakmaty::Color;
 
 use crate::extinction::engine::{Engine, EngineOptions};
 use crate::extinction::rules::threats::{can_capture_last_piece, threatened_last_pieces};
-use crate::extinction::rules::{parse_pgn_games, Game, MoveList, Position};
-use crate::extinction::search::movepick::is_quiet;
+use crate::extinction::rules::{is_quiet, parse_pgn_games, Game, MoveList, Position};
 use crate::extinction::search::timeman::Limits;
 use crate::extinction::search::{is_loss, is_win, SearchOptions};
 use crate::rng::Rng;
