@@ -5,14 +5,17 @@
 //! that leaves the opponent a capture of one of our last pieces is scored as the loss without
 //! a node of its own, as a chess engine skips illegal moves.
 //!
-//! Repetitions and the fifty-move rule score as draws; see `score.rs` for mate scores.
+//! Each pruning, reduction and extension step is labelled where it happens; their margins and
+//! depths are in `params.rs`. Repetitions and the fifty-move rule score as draws; see
+//! `score.rs` for mate scores.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::Role;
 
 use super::memory::SearchMemory;
-use super::movepick::{continuation_key, MoveContext, ScoredMoves};
+use super::movepick::{continuation_key, MoveContext, ScoredMoves, MIN_KILLER_SCORE};
+use super::params::*;
 use super::score::{
     is_loss, is_win, score_from_tt, score_to_tt, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
@@ -48,7 +51,7 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
     let mut t = Box::new([[0u8; 64]; 64]);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (n, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+            *r = (LMR_BASE + (d as f64).ln() * (n as f64).ln() / LMR_DIVISOR) as u8;
         }
     }
     t
@@ -344,9 +347,12 @@ impl<'a> Searcher<'a> {
         let mut best_move = Move::NULL;
         let mut hang_move = Move::NULL;
         while let Some((m, _)) = moves.next_best() {
-            if !evading && see(&self.pos, m) < 0 {
+            // Quiescence SEE pruning: a capture that loses material is not worth a look
+            // (when evading, every move is searched).
+            if !evading && see(&self.pos, m) < QUIESCENCE_SEE_THRESHOLD {
                 continue;
             }
+            // The hang rule: a move that hands the opponent a last piece scores as the loss.
             let Some(undo) = self.make_unless_handover(m, ply, &mut best, &mut hang_move) else {
                 continue;
             };
@@ -493,13 +499,23 @@ impl<'a> Searcher<'a> {
         };
 
         if !pv_node && !in_danger && excluded == Move::NULL && !is_win(beta.abs()) {
-            // Reverse futility: far above beta at shallow depth.
-            if depth <= 8 && static_eval - 150 * (depth - i32::from(improving)) >= beta {
+            // Reverse futility pruning: far above beta at shallow depth.
+            if depth <= REVERSE_FUTILITY_MAX_DEPTH
+                && static_eval - REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
+            {
                 return static_eval;
             }
-            // Null move: give the opponent a free move; if we still beat beta, cut.
-            if allow_null && depth >= 3 && static_eval >= beta && self.has_pieces_beyond_pawns() {
-                let r = 3 + depth / 3 + ((static_eval - beta) / 200).min(3);
+            // Null-move pruning: give the opponent a free move; if we still beat beta, cut.
+            // Not with only king and pawns, where passing may be the one thing we cannot do.
+            if allow_null
+                && depth >= NULL_MOVE_MIN_DEPTH
+                && static_eval >= beta
+                && self.has_pieces_beyond_pawns()
+            {
+                let r = NULL_MOVE_BASE_REDUCTION
+                    + depth / NULL_MOVE_DEPTH_DIVISOR
+                    + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR)
+                        .min(NULL_MOVE_MAX_EVAL_REDUCTION);
                 self.played[ply] = None;
                 let undo = self.pos.do_null_move();
                 self.keys.push(self.pos.key());
@@ -517,7 +533,7 @@ impl<'a> Searcher<'a> {
 
         // Internal iterative reduction: a node the table knows nothing about is likely not
         // worth its full depth (and the shallower search fills the table for a revisit).
-        let depth = if hash_move == Move::NULL && depth >= 4 && !in_danger {
+        let depth = if hash_move == Move::NULL && depth >= IIR_MIN_DEPTH && !in_danger {
             depth - 1
         } else {
             depth
@@ -527,7 +543,10 @@ impl<'a> Searcher<'a> {
         if list.is_empty() {
             return 0; // stalemate
         }
-        let extension = i32::from(in_danger && (ply as i32) < 2 * self.root_depth);
+        // The last-piece danger extension: when one of our last-of-type pieces is attacked
+        // (the analogue of being in check), every move is searched a ply deeper.
+        let extension =
+            i32::from(in_danger && (ply as i32) < EXTENSION_PLY_FACTOR * self.root_depth);
         let mut moves = self.ordered_moves(&list, hash_move, ply);
         let original_alpha = alpha;
         let mut best = -INFINITE;
@@ -535,9 +554,9 @@ impl<'a> Searcher<'a> {
         let mut searched = 0usize;
         let mut hang_move = Move::NULL;
         let enemy_last_pieces = last_of_type(&self.pos, us.other());
-        let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
+        let mut quiets_tried: [Move; MAX_QUIETS_TRIED] = [Move::NULL; MAX_QUIETS_TRIED];
         let mut quiet_count = 0usize;
-        let mut captures_tried: [Move; 32] = [Move::NULL; 32];
+        let mut captures_tried: [Move; MAX_CAPTURES_TRIED] = [Move::NULL; MAX_CAPTURES_TRIED];
         let mut capture_count = 0usize;
 
         while let Some((m, order_score)) = moves.next_best() {
@@ -546,13 +565,19 @@ impl<'a> Searcher<'a> {
             }
             let quiet = is_quiet(&self.pos, m);
             let threat = quiet && attacks_from_destination(&self.pos, m, enemy_last_pieces);
+            // Quiet moves that threaten no last piece may be skipped once a move is searched.
             if !pv_node && !in_danger && quiet && !threat && searched > 0 && !is_loss(best) {
-                if depth <= 5
-                    && searched >= (4 + 2 * depth * depth) as usize / (2 - usize::from(improving))
+                // Late-move pruning: after enough quiet moves, the rest rarely matter.
+                if depth <= LATE_MOVE_PRUNING_MAX_DEPTH
+                    && searched
+                        >= (LATE_MOVE_PRUNING_BASE + LATE_MOVE_PRUNING_SCALE * depth * depth)
+                            as usize
+                            / (2 - usize::from(improving))
                 {
                     continue;
                 }
-                if depth <= 3 && static_eval + 120 * depth <= alpha {
+                // Futility pruning: a quiet move cannot lift a position this far below alpha.
+                if depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
                     continue;
                 }
             }
@@ -561,14 +586,14 @@ impl<'a> Searcher<'a> {
                 // Singular extension: when every other move falls well short of the hash
                 // move's score, the hash move is forced and deserves a deeper look.
                 let tt_score = score_from_tt(h.score, ply);
-                if depth >= 7
+                if depth >= SINGULAR_MIN_DEPTH
                     && excluded == Move::NULL
-                    && (ply as i32) < 2 * self.root_depth
-                    && h.depth as i32 >= depth - 3
+                    && (ply as i32) < EXTENSION_PLY_FACTOR * self.root_depth
+                    && h.depth as i32 >= depth - SINGULAR_TT_DEPTH_MARGIN
                     && matches!(h.bound, Bound::Lower | Bound::Exact)
                     && tt_score.abs() < MATE_BOUND
                 {
-                    let singular_beta = tt_score - 2 * depth;
+                    let singular_beta = tt_score - SINGULAR_MARGIN_PER_PLY * depth;
                     self.excluded[ply] = m;
                     let value = self.negamax(
                         (depth - 1) / 2,
@@ -590,7 +615,8 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
-            // The Extinction analogue of skipping an illegal move: the reply takes a last piece.
+            // The hang rule, the Extinction analogue of skipping an illegal move: a move after
+            // which the reply takes one of our last pieces scores as that loss, unsearched.
             let Some(undo) = self.make_unless_handover(m, ply, &mut best, &mut hang_move) else {
                 continue;
             };
@@ -599,8 +625,10 @@ impl<'a> Searcher<'a> {
             if searched == 0 {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, pv_node, true);
             } else {
+                // Late-move reductions: a late quiet move is first searched shallower, with a
+                // null window, and searched again at full depth only if it beats alpha.
                 let mut r = 0;
-                if depth >= 3 && searched >= 3 && quiet && !in_danger {
+                if depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && quiet && !in_danger {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -608,10 +636,11 @@ impl<'a> Searcher<'a> {
                     if threat {
                         r -= 1;
                     }
-                    if order_score >= 7_000_000 {
+                    if order_score >= MIN_KILLER_SCORE {
                         r -= 1; // killers
                     } else {
-                        r -= order_score / 20_000; // history: well-tried moves less reduced
+                        // History: well-tried moves are reduced less.
+                        r -= order_score / LMR_HISTORY_DIVISOR;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -637,7 +666,8 @@ impl<'a> Searcher<'a> {
                         self.update_pv(ply, m);
                     }
                     if alpha >= beta {
-                        let bonus = (300 * depth - 250).clamp(0, 2400);
+                        let bonus = (HISTORY_BONUS_SCALE * depth - HISTORY_BONUS_OFFSET)
+                            .clamp(0, HISTORY_BONUS_MAX);
                         let ctx = self.context(ply);
                         if quiet {
                             if self.killers[ply][0] != m {

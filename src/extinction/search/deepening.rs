@@ -8,6 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::alphabeta::{RootMove, Searcher};
 use super::memory::SearchMemory;
 use super::movepick::{MoveContext, ScoredMoves};
+use super::params::{
+    ASPIRATION_GROWTH, ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW,
+};
 use super::score::{is_loss, is_win, mate_moves, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::timeman::SearchClock;
 use super::tt::TranspositionTable;
@@ -317,15 +320,17 @@ fn iterative_deepening(
         }
         for pv_index in 0..multipv {
             let previous = root_moves[pv_index].previous_score;
-            let mut delta = 30;
-            let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
-                (
-                    (previous - delta).max(-INFINITE),
-                    (previous + delta).min(INFINITE),
-                )
-            } else {
-                (-INFINITE, INFINITE)
-            };
+            // Aspiration window: search around the previous score, widening on failure.
+            let mut delta = ASPIRATION_WINDOW;
+            let (mut alpha, mut beta) =
+                if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+                    (
+                        (previous - delta).max(-INFINITE),
+                        (previous + delta).min(INFINITE),
+                    )
+                } else {
+                    (-INFINITE, INFINITE)
+                };
             loop {
                 let score =
                     searcher.search_root(&mut root_moves, pv_index, depth as i32, alpha, beta);
@@ -345,8 +350,8 @@ fn iterative_deepening(
                 } else {
                     break;
                 }
-                delta += delta / 2 + 10;
-                if delta > 1000 {
+                delta += delta / 2 + ASPIRATION_GROWTH;
+                if delta > ASPIRATION_MAX_WINDOW {
                     alpha = -INFINITE;
                     beta = INFINITE;
                 }

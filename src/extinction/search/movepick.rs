@@ -16,6 +16,9 @@ pub const WINNING_CAPTURE_SCORE: i32 = 20_000_000;
 const GOOD_CAPTURE_SCORE: i32 = 10_000_000;
 const PROMOTION_SCORE: i32 = 9_000_000;
 const KILLER_SCORES: [i32; 2] = [8_000_000, 7_000_000];
+/// The lowest ordering score of a killer: a quiet move scored at least this is a killer (or
+/// the hash move), so late-move reductions can tell killers from history-ordered moves.
+pub const MIN_KILLER_SCORE: i32 = KILLER_SCORES[1];
 const BAD_CAPTURE_SCORE: i32 = -2_000_000;
 const SELF_EXTINCTION_SCORE: i32 = -5_000_000;
 /// History entries stay within ±HISTORY_MAX (the update pulls them back towards zero).
