@@ -10,7 +10,7 @@ use variant_engines::apocalypse::rules::notation::{
     format_move, format_position, parse_joint_move, parse_move, parse_position,
 };
 use variant_engines::apocalypse::rules::outcome::{outcome, Outcome, Reason};
-use variant_engines::apocalypse::rules::resolve::{resolve, TurnEvents};
+use variant_engines::apocalypse::rules::resolve::{resolve, resolve_declared, TurnEvents};
 use variant_engines::apocalypse::rules::ruleset::RuleSet;
 use variant_engines::rng::Rng;
 
@@ -22,13 +22,8 @@ fn pos(text: &str) -> Position {
 
 /// Declare a joint move (illegal declarations become the forfeit) and resolve it.
 fn play(text: &str, joint: &str) -> (Position, TurnEvents) {
-    let p = pos(text);
-    let declared = parse_joint_move(joint).unwrap();
-    let actions = [
-        to_action(&p, Side::White, C, declared[0]),
-        to_action(&p, Side::Black, C, declared[1]),
-    ];
-    resolve(&p, actions)
+    let turn = resolve_declared(&pos(text), parse_joint_move(joint).unwrap(), C);
+    (turn.next, turn.events)
 }
 
 fn after(text: &str, joint: &str) -> String {

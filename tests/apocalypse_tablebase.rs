@@ -183,8 +183,8 @@ fn anytime_search_with_tablebases_keeps_the_exact_value_and_is_unexploitable() {
             assert!(it.exact);
             // White's strategy guarantees the exact value against every Black reply, and
             // Black's holds White to it.
-            assert!((game.matrix.row_guarantee(&it.white) - exact).abs() <= 1e-9);
-            assert!((game.matrix.col_guarantee(&it.black) - exact).abs() <= 1e-9);
+            assert!((game.matrix.row_guarantee(&it.root.white) - exact).abs() <= 1e-9);
+            assert!((game.matrix.col_guarantee(&it.root.black) - exact).abs() <= 1e-9);
             let e = against_tablebase(&pos, limits, &tables, &tables).unwrap();
             assert!(e.gains.total() <= 1e-9, "{e:?}");
             checked += 1;
