@@ -175,7 +175,7 @@ fn requests_name_their_rule_set_and_default_to_the_servers() {
     assert_eq!(vchess["rules"], "vchess");
     assert_eq!(strings(&classic["white"]).len(), 10);
     assert!(strings(&vchess["white"]).contains(&"a2b3".to_string()));
-    // The spec's example 1.axb3 against 1...Nb3: void under classic, it beats the horseman
+    // The rules' example 1.axb3 against 1...Nb3: void under classic, it beats the horseman
     // under vchess.
     let body = |rules: &str| {
         json!({ "position": "start", "white": "a2b3", "black": "a5b3", "rules": rules }).to_string()

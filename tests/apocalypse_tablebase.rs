@@ -48,8 +48,8 @@ fn build_small_under(dir: &Path, max_pieces: u32, rules: RuleSet) {
     build(&opts, |_| {}).expect("build");
 }
 
-/// Plain backward induction of the N-turn game (clarification 5), written independently of
-/// the tablebase code: unfinished after N turns scores 0.
+/// Plain backward induction of the N-turn game, written independently of the tablebase code:
+/// finished within N turns scores the outcome, unfinished after them scores 0.
 fn n_turn_value(pos: &Position, turns: u32, memo: &mut HashMap<(u64, u32), f64>) -> f64 {
     n_turn_value_under(pos, turns, C, memo)
 }

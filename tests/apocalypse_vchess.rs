@@ -71,7 +71,7 @@ fn speculative_steps_are_declarable_only_under_vchess() {
 }
 
 #[test]
-fn the_spec_example_axb3_against_nb3_beats_the_horseman() {
+fn the_rules_example_axb3_against_nb3_beats_the_horseman() {
     // 1.axb3 comes true against 1...Nb3: the horseman arriving on b3 is removed (a horseman
     // would beat a footman in a plain collision).
     let (p, ev) = play(V, "start", "a2b3 a5b3");
@@ -200,8 +200,8 @@ fn the_last_footman_may_advance_and_then_its_side_loses() {
 
 #[test]
 fn rule_4_3_counts_the_last_footman_advance_but_not_speculations() {
-    // Classic clarification 6: the last-footman advance is White's only move, so no legal
-    // move, a draw. Under vchess it is a legal move and the game goes on.
+    // Classic: the last-footman advance is White's only move and is not legal, so White has
+    // no legal move, a draw. Under vchess it is a legal move and the game goes on.
     let p = pos("5/3P1/5/p4/5");
     assert_eq!(outcome(&p, C), Outcome::Draw(Reason::NoLegalMove));
     assert_eq!(outcome(&p, V), Outcome::Ongoing);

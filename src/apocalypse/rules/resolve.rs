@@ -1,6 +1,8 @@
-//! Simultaneous resolution of one turn (rules 2 and 3, clarifications 1-4), under either rule
-//! set: speculative steps (vchess) only ever arrive here when the rules allowed them, and then
-//! `ruleset` says whether each one comes true.
+//! Simultaneous resolution of one turn (rules 2 and 3: void declarations, captures of pieces
+//! that stayed, same-square collisions, redeploys and promotion decided by the horsemen on
+//! the board before the turn, the quiet-turn counter), under either rule set: speculative
+//! steps (vchess) only ever arrive here when the rules allowed them, and then `ruleset` says
+//! whether each one comes true.
 
 use super::board::{rank_of, Piece, Position, Side, Square, NO_SQUARE};
 use super::moves::{to_action, Move};

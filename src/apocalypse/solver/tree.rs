@@ -98,8 +98,8 @@ pub trait Horizon: Sync {
     }
 }
 
-/// The N-turn truncated game of clarification 5: an unfinished position scores 0 when no turns
-/// remain.
+/// The N-turn truncated game: an unfinished position scores 0 when no turns remain (a finished
+/// one scores its outcome, even at the last turn).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Truncated(pub RuleSet);
 
