@@ -59,20 +59,20 @@ fn anytime_values_and_strategies_equal_backward_induction_with_the_same_horizon(
             let m = root_matrix(&pos, depth, rules);
             let value = matrix_game::solve(&m).value;
             assert!(
-                (it.value - value).abs() < 1e-9,
+                (it.root.value - value).abs() < 1e-9,
                 "{pos:?} depth {depth}: search {} backward induction {value}",
-                it.value
+                it.root.value
             );
             // Each strategy guarantees the value against every reply in the full matrix.
             assert!(
-                m.row_guarantee(&it.white) >= value - 1e-9,
+                m.row_guarantee(&it.root.white) >= value - 1e-9,
                 "{pos:?} depth {depth}"
             );
             assert!(
-                m.col_guarantee(&it.black) <= value + 1e-9,
+                m.col_guarantee(&it.root.black) <= value + 1e-9,
                 "{pos:?} depth {depth}"
             );
-            if it.white.iter().filter(|&&p| p > 0.0).count() > 1 {
+            if it.root.white.iter().filter(|&&p| p > 0.0).count() > 1 {
                 mixed += 1;
             }
         }
@@ -96,5 +96,5 @@ fn a_time_limit_stops_deepening_and_keeps_the_last_complete_iteration() {
     .unwrap();
     assert!(started.elapsed() < Duration::from_millis(1000));
     assert!(it.depth >= 1 && !it.exact);
-    assert!((it.white.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    assert!((it.root.white.iter().sum::<f64>() - 1.0).abs() < 1e-9);
 }

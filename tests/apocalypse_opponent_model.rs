@@ -70,19 +70,15 @@ fn the_strategy_played_guarantees_the_value_less_the_budget() {
             let (_, it, strategy) = engine
                 .choose(&pos, limits, &tables, &mut rng)
                 .expect("an ongoing position");
-            let optimal = if side == Side::White {
-                &it.white
-            } else {
-                &it.black
-            };
-            let value = sign * it.value;
+            let (_, optimal) = it.root.strategy(side);
+            let value = sign * it.root.value;
             let g = guarantee(
                 &pos,
                 side,
                 &strategy,
                 it.depth - 1,
-                &it.white_moves,
-                &it.black_moves,
+                &it.root.white_moves,
+                &it.root.black_moves,
                 &tables,
             );
             let text = format_position(&pos);

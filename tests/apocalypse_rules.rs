@@ -1,5 +1,5 @@
-//! Rules of Apocalypse (classic reading, clarifications binding): one test per rule, worked out
-//! by hand from /work/shared/specs/apocalypse-rules.md, plus a scripted game.
+//! Rules of Apocalypse (classic reading): one test per rule, worked out by hand from the written
+//! rules of the game, plus a scripted game.
 
 use variant_engines::apocalypse::rules::board::{square, Piece, Position, Side, NO_SQUARE};
 use variant_engines::apocalypse::rules::board::{squares_of, KNIGHT_ATTACKS};
@@ -10,7 +10,7 @@ use variant_engines::apocalypse::rules::notation::{
     format_move, format_position, parse_joint_move, parse_move, parse_position,
 };
 use variant_engines::apocalypse::rules::outcome::{outcome, Outcome, Reason};
-use variant_engines::apocalypse::rules::resolve::{resolve, TurnEvents};
+use variant_engines::apocalypse::rules::resolve::{resolve, resolve_declared, TurnEvents};
 use variant_engines::apocalypse::rules::ruleset::RuleSet;
 use variant_engines::rng::Rng;
 
@@ -22,13 +22,8 @@ fn pos(text: &str) -> Position {
 
 /// Declare a joint move (illegal declarations become the forfeit) and resolve it.
 fn play(text: &str, joint: &str) -> (Position, TurnEvents) {
-    let p = pos(text);
-    let declared = parse_joint_move(joint).unwrap();
-    let actions = [
-        to_action(&p, Side::White, C, declared[0]),
-        to_action(&p, Side::Black, C, declared[1]),
-    ];
-    resolve(&p, actions)
+    let turn = resolve_declared(&pos(text), parse_joint_move(joint).unwrap(), C);
+    (turn.next, turn.events)
 }
 
 fn after(text: &str, joint: &str) -> String {
@@ -203,14 +198,14 @@ fn redeploy_moves_and_their_resolution() {
     assert_eq!(ev.promoted, [None, None]);
     // Capture onto the last rank with a redeploy: e5 is removed, the footman lands on c1.
     assert_eq!(after(text, "d4e5@c1 a4a3"), "1p3/5/p4/P4/N1P1N 00 0 2");
-    // Plain d4d5 is void when a redeploy square is required (clarification 8).
+    // Plain d4d5 is void when a redeploy square is required: only an exact legal move counts.
     let (q, ev) = play(text, "d4d5 a4a3");
     assert!(ev.void[0]);
     assert_eq!(format_position(&q), "1p2n/3P1/p4/P4/N3N 10 0 2");
     // A redeploy onto an occupied square, or onto the last rank, is void too.
     assert!(play(text, "d4d5@a2 a4a3").1.void[0]);
     assert!(play(text, "d4d5@c5 a4a3").1.void[0]);
-    // The own first rank is allowed (clarification 1).
+    // A redeploy onto the mover's own first rank is allowed.
     assert!(!play(text, "d4d5@b1 a4a3").1.void[0]);
 }
 
@@ -240,7 +235,7 @@ fn promotion_with_fewer_than_two_horsemen() {
     let (q, ev) = play(text, "d4d5 a4a3");
     assert_eq!(format_position(&q), "1p1N1/5/p4/P4/N4 00 0 2");
     assert_eq!(ev.promoted[0], Some(sq("d5")));
-    // A redeploy when the footman promotes is void (clarification 8).
+    // A redeploy when the footman promotes is void: only an exact legal move counts.
     assert!(play(text, "d4d5@b2 a4a3").1.void[0]);
     // Black promotes on rank 1 the same way.
     assert_eq!(
@@ -302,7 +297,7 @@ fn penalties_and_the_both_illegal_turn() {
     assert_eq!(ev.void, [true, true]);
     assert_eq!(format_position(&p), "5/p4/5/P4/5 12 0 2");
     assert_eq!(outcome(&p, C), Outcome::Win(Side::White, Reason::Penalties));
-    // Forfeit at one point loses (clarification 7); both reaching two is a draw.
+    // A forfeit may be declared at one point, and loses; both reaching two is a draw.
     let (p, _) = play("5/p4/5/P4/5 10", "0000 a4a3");
     assert_eq!(outcome(&p, C), Outcome::Win(Side::Black, Reason::Penalties));
     let (p, _) = play("5/p4/5/P4/5 11", "0000 0000");
@@ -347,7 +342,7 @@ fn end_of_game_checks_run_in_order() {
         outcome(&pos("5/p4/P4/5/5"), C),
         Outcome::Draw(Reason::NoLegalMove)
     );
-    // Clarification 6: the only move is the illegal last-footman advance -> no legal move.
+    // The only move is the illegal last-footman advance -> no legal move (rule 4.3).
     let p = pos("5/3P1/5/p4/5");
     assert!(legal_moves(&p, Side::White, C).is_empty());
     assert_eq!(outcome(&p, C), Outcome::Draw(Reason::NoLegalMove));

@@ -12,10 +12,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use serve_process::{Client, Reply, ServerProcess};
-use variant_engines::apocalypse::rules::board::Side;
-use variant_engines::apocalypse::rules::moves::to_action;
 use variant_engines::apocalypse::rules::notation::{format_position, parse_move, parse_position};
-use variant_engines::apocalypse::rules::resolve::resolve;
+use variant_engines::apocalypse::rules::resolve::resolve_declared;
 use variant_engines::apocalypse::rules::ruleset::RuleSet;
 use variant_engines::rng::Rng;
 
@@ -83,11 +81,7 @@ fn a_whole_game_through_the_json_api() {
         // The server's turn is the rules library's turn.
         let before = parse_position(&position).unwrap();
         let joint = [parse_move(&declared).unwrap(), parse_move(drawn).unwrap()];
-        let actions = [
-            to_action(&before, Side::White, RuleSet::Classic, joint[0]),
-            to_action(&before, Side::Black, RuleSet::Classic, joint[1]),
-        ];
-        let (next, _) = resolve(&before, actions);
+        let next = resolve_declared(&before, joint, RuleSet::Classic).next;
         assert_eq!(
             reply["next"],
             format_position(&next).as_str(),
@@ -181,7 +175,7 @@ fn requests_name_their_rule_set_and_default_to_the_servers() {
     assert_eq!(vchess["rules"], "vchess");
     assert_eq!(strings(&classic["white"]).len(), 10);
     assert!(strings(&vchess["white"]).contains(&"a2b3".to_string()));
-    // The spec's example 1.axb3 against 1...Nb3: void under classic, it beats the horseman
+    // The rules' example 1.axb3 against 1...Nb3: void under classic, it beats the horseman
     // under vchess.
     let body = |rules: &str| {
         json!({ "position": "start", "white": "a2b3", "black": "a5b3", "rules": rules }).to_string()

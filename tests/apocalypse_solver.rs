@@ -241,7 +241,7 @@ fn mirrored_positions_have_negated_values_and_mirrored_strategies() {
 
 #[test]
 fn finished_and_cut_off_positions() {
-    // Already finished: no moves, value is the outcome (clarification 5).
+    // Already finished: no moves, value is the outcome.
     let won = parse_position("5/p4/5/P4/5 02").unwrap();
     let root = solve(&won, 3, Method::Pruned, CLASSIC);
     assert_eq!(root.value, 1.0);

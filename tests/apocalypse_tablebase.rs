@@ -48,8 +48,8 @@ fn build_small_under(dir: &Path, max_pieces: u32, rules: RuleSet) {
     build(&opts, |_| {}).expect("build");
 }
 
-/// Plain backward induction of the N-turn game (clarification 5), written independently of
-/// the tablebase code: unfinished after N turns scores 0.
+/// Plain backward induction of the N-turn game, written independently of the tablebase code:
+/// finished within N turns scores the outcome, unfinished after them scores 0.
 fn n_turn_value(pos: &Position, turns: u32, memo: &mut HashMap<(u64, u32), f64>) -> f64 {
     n_turn_value_under(pos, turns, C, memo)
 }
@@ -183,8 +183,8 @@ fn anytime_search_with_tablebases_keeps_the_exact_value_and_is_unexploitable() {
             assert!(it.exact);
             // White's strategy guarantees the exact value against every Black reply, and
             // Black's holds White to it.
-            assert!((game.matrix.row_guarantee(&it.white) - exact).abs() <= 1e-9);
-            assert!((game.matrix.col_guarantee(&it.black) - exact).abs() <= 1e-9);
+            assert!((game.matrix.row_guarantee(&it.root.white) - exact).abs() <= 1e-9);
+            assert!((game.matrix.col_guarantee(&it.root.black) - exact).abs() <= 1e-9);
             let e = against_tablebase(&pos, limits, &tables, &tables).unwrap();
             assert!(e.gains.total() <= 1e-9, "{e:?}");
             checked += 1;

@@ -10,7 +10,7 @@ use variant_engines::apocalypse::rules::notation::{
 };
 use variant_engines::apocalypse::rules::outcome::{outcome, Outcome, Reason};
 use variant_engines::apocalypse::rules::report::describe_turn;
-use variant_engines::apocalypse::rules::resolve::{resolve, TurnEvents};
+use variant_engines::apocalypse::rules::resolve::{resolve_declared, Turn, TurnEvents};
 use variant_engines::apocalypse::rules::ruleset::RuleSet;
 
 const V: RuleSet = RuleSet::Vchess;
@@ -26,14 +26,14 @@ fn sq(name: &str) -> u8 {
 }
 
 /// Declare a joint move under `rules` (undeclarable moves become the forfeit) and resolve it.
+fn turn(rules: RuleSet, text: &str, joint: &str) -> Turn {
+    resolve_declared(&pos(text), parse_joint_move(joint).unwrap(), rules)
+}
+
+/// The position after the turn and what happened in it.
 fn play(rules: RuleSet, text: &str, joint: &str) -> (Position, TurnEvents) {
-    let p = pos(text);
-    let declared = parse_joint_move(joint).unwrap();
-    let actions = [
-        to_action(&p, Side::White, rules, declared[0]),
-        to_action(&p, Side::Black, rules, declared[1]),
-    ];
-    resolve(&p, actions)
+    let turn = turn(rules, text, joint);
+    (turn.next, turn.events)
 }
 
 fn after(rules: RuleSet, text: &str, joint: &str) -> String {
@@ -71,7 +71,7 @@ fn speculative_steps_are_declarable_only_under_vchess() {
 }
 
 #[test]
-fn the_spec_example_axb3_against_nb3_beats_the_horseman() {
+fn the_rules_example_axb3_against_nb3_beats_the_horseman() {
     // 1.axb3 comes true against 1...Nb3: the horseman arriving on b3 is removed (a horseman
     // would beat a footman in a plain collision).
     let (p, ev) = play(V, "start", "a2b3 a5b3");
@@ -79,11 +79,7 @@ fn the_spec_example_axb3_against_nb3_beats_the_horseman() {
     assert_eq!(ev.speculation, [Some(true), None]);
     assert_eq!(ev.captured[0], Some((sq("b3"), Piece::Horseman)));
     assert_eq!(ev.collision, None);
-    let lines = describe_turn(
-        parse_joint_move("a2b3 a5b3").unwrap(),
-        [parse_move("a2b3").unwrap(), parse_move("a5b3").unwrap()],
-        &ev,
-    );
+    let lines = describe_turn(&turn(V, "start", "a2b3 a5b3"));
     assert!(
         lines
             .iter()
@@ -204,8 +200,8 @@ fn the_last_footman_may_advance_and_then_its_side_loses() {
 
 #[test]
 fn rule_4_3_counts_the_last_footman_advance_but_not_speculations() {
-    // Classic clarification 6: the last-footman advance is White's only move, so no legal
-    // move, a draw. Under vchess it is a legal move and the game goes on.
+    // Classic: the last-footman advance is White's only move and is not legal, so White has
+    // no legal move, a draw. Under vchess it is a legal move and the game goes on.
     let p = pos("5/3P1/5/p4/5");
     assert_eq!(outcome(&p, C), Outcome::Draw(Reason::NoLegalMove));
     assert_eq!(outcome(&p, V), Outcome::Ongoing);

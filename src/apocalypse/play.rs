@@ -1,13 +1,11 @@
-//! Playing games: a person against the engine in the terminal, and engine matches against a
-//! uniform-random player, the pure-strategy alpha-beta player or itself.
-
-use std::io::{BufRead, Write};
+//! Playing games: the engine's move drawn from its search, engine matches against a
+//! uniform-random player, the pure-strategy alpha-beta player or itself, their score and the
+//! audit of the engine's play in tablebase positions.
 
 use crate::apocalypse::rules::board::{Position, Side};
-use crate::apocalypse::rules::moves::{declarable_moves, legal_moves, to_action, Move};
-use crate::apocalypse::rules::notation::{diagram, format_move, format_position, parse_move};
+use crate::apocalypse::rules::moves::{legal_moves, Move};
+use crate::apocalypse::rules::notation::{format_move, format_position};
 use crate::apocalypse::rules::outcome::{outcome, Outcome, Reason, QUIET_LIMIT};
-use crate::apocalypse::rules::report::describe_turn;
 use crate::apocalypse::rules::resolve::resolve;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::alphabeta::AlphaBeta;
@@ -30,10 +28,7 @@ pub fn engine_move(
     let Some(it) = Searcher::new(tables).search(pos, limits, |_| {}) else {
         return (Move::FORFEIT, None);
     };
-    let (moves, probs) = match side {
-        Side::White => (&it.white_moves, &it.white),
-        Side::Black => (&it.black_moves, &it.black),
-    };
+    let (moves, probs) = it.root.strategy(side);
     let m = moves[rng.pick(probs)];
     (m, Some(it))
 }
@@ -191,13 +186,10 @@ pub fn play_game(
                 Player::Engine => {
                     let (m, it) = engine_move(&pos, side, limits, tables, rng);
                     if let Some(it) = it {
-                        let strategy = match side {
-                            Side::White => &it.white,
-                            Side::Black => &it.black,
-                        };
+                        let (_, strategy) = it.root.strategy(side);
                         audit.record(&pos, side, strategy, tables, 0.0);
                         depths[side.index()] = it.depth;
-                        values[side.index()] = it.value;
+                        values[side.index()] = it.root.value;
                     }
                     m
                 }
@@ -211,7 +203,7 @@ pub fn play_game(
                             let budget = exploiter.budget();
                             audit.record(&pos, side, &strategy, tables, budget);
                             depths[side.index()] = it.depth;
-                            values[side.index()] = it.value;
+                            values[side.index()] = it.root.value;
                             m
                         }
                         None => Move::FORFEIT,
@@ -300,103 +292,5 @@ impl MatchScore {
             + self.losses as f64 * mean.powi(2))
             / (n - 1.0);
         1.96 * (var / n).sqrt()
-    }
-}
-
-/// Read one line; `None` at end of input, `Some(Err(..))` for a line that is not UTF-8 text
-/// (read whole, so the next read starts on the next line).
-fn read_line(input: &mut impl BufRead) -> Option<Result<String, std::string::FromUtf8Error>> {
-    let mut bytes = Vec::new();
-    match input.read_until(b'\n', &mut bytes) {
-        Ok(0) | Err(_) => None,
-        Ok(_) => Some(String::from_utf8(bytes).map(|line| line.trim().to_string())),
-    }
-}
-
-/// A person (on `input`/`output`) plays `human` against the engine from `start`.
-pub fn play_human(
-    start: &Position,
-    human: Side,
-    limits: Limits,
-    tables: &Tablebases,
-    rng: &mut Rng,
-    input: &mut impl BufRead,
-    output: &mut impl Write,
-) -> std::io::Result<Option<Outcome>> {
-    let rules = tables.rules();
-    let mut pos = *start;
-    let engine = human.opponent();
-    writeln!(
-        output,
-        "You play {}. Declare a move (e.g. c1c2, d4d5@b2, 0000); 'moves' lists them, 'quit' ends.",
-        human.name()
-    )?;
-    loop {
-        write!(output, "{}", diagram(&pos))?;
-        let state = outcome(&pos, rules);
-        if state.is_over() {
-            writeln!(output, "game over: {}", state.describe())?;
-            return Ok(Some(state));
-        }
-        let declared = loop {
-            write!(output, "{} to declare> ", human.name())?;
-            output.flush()?;
-            let line = match read_line(input) {
-                None => {
-                    writeln!(output, "\nend of input: game abandoned")?;
-                    return Ok(None);
-                }
-                Some(Err(_)) => {
-                    writeln!(output, "unreadable input (not UTF-8 text); try again")?;
-                    continue;
-                }
-                Some(Ok(line)) => line,
-            };
-            match line.as_str() {
-                "" => continue,
-                "quit" | "exit" => return Ok(None),
-                "moves" => {
-                    let names: Vec<String> = declarable_moves(&pos, human, rules)
-                        .into_iter()
-                        .map(format_move)
-                        .collect();
-                    writeln!(output, "{}", names.join(" "))?;
-                    continue;
-                }
-                _ => {}
-            }
-            match parse_move(&line) {
-                Err(e) => writeln!(output, "{e}; try again")?,
-                Ok(m) => {
-                    if !m.is_forfeit() && to_action(&pos, human, rules, m).is_forfeit() {
-                        writeln!(
-                            output,
-                            "warning: {} is not a legal move here; it is void and costs you a penalty point",
-                            format_move(m)
-                        )?;
-                    }
-                    break m;
-                }
-            }
-        };
-        let (reply, _) = engine_move(&pos, engine, limits, tables, rng);
-        let mut declared_pair = [Move::FORFEIT; 2];
-        declared_pair[human.index()] = declared;
-        declared_pair[engine.index()] = reply;
-        let actions = [
-            to_action(&pos, Side::White, rules, declared_pair[0]),
-            to_action(&pos, Side::Black, rules, declared_pair[1]),
-        ];
-        let (next, events) = resolve(&pos, actions);
-        writeln!(
-            output,
-            "You declared {}, the engine declared {}.",
-            format_move(declared),
-            format_move(reply)
-        )?;
-        for line in describe_turn(declared_pair, actions, &events) {
-            writeln!(output, "  {line}")?;
-        }
-        pos = next;
     }
 }

@@ -10,6 +10,19 @@ use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::solver::{self, Method};
 use crate::console::outln;
 
+/// Arguments of `apocalypse bench`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Lines `POSITION ; TURNS ; both|pruned` (`#` starts a comment).
+    #[arg(long, default_value = "benches/apocalypse-positions.txt")]
+    pub file: String,
+}
+
+/// Run `apocalypse bench` under `rules`.
+pub fn run(args: &BenchArgs, rules: RuleSet) -> Result<(), String> {
+    bench(&args.file, rules)
+}
+
 /// One solver run: value, nodes, milliseconds.
 fn timed_solve(pos: &Position, turns: u32, method: Method, rules: RuleSet) -> (f64, u64, f64) {
     let started = Instant::now();

@@ -1,8 +1,10 @@
 //! The one strategy printer: mixed strategies as text or JSON, most likely move first and
 //! ties in move-name order, and numbers without rounding noise.
 
+use crate::apocalypse::rules::board::Side;
 use crate::apocalypse::rules::moves::Move;
 use crate::apocalypse::rules::notation::format_move;
+use crate::apocalypse::solver::tree::RootSolution;
 
 /// A float for output without rounding noise or negative zero.
 pub fn clean(v: f64) -> f64 {
@@ -85,6 +87,15 @@ impl Solved {
             white: Strategy::new(white_moves, white),
             black: Strategy::new(black_moves, black),
         }
+    }
+
+    /// The value and strategies of a solved root (an exact solve or a search iteration).
+    pub fn of(root: &RootSolution) -> Solved {
+        Solved::new(
+            root.value,
+            root.strategy(Side::White),
+            root.strategy(Side::Black),
+        )
     }
 
     /// One JSON object `{"value": v, "white": {...}, "black": {...}}`, followed inside the

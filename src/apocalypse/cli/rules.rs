@@ -1,15 +1,43 @@
 //! `apocalypse moves` and `apocalypse play`: the rules at work on one position.
 
 use crate::apocalypse::rules::board::Side;
-use crate::apocalypse::rules::moves::{declarable_moves, to_action};
+use crate::apocalypse::rules::moves::declarable_moves;
 use crate::apocalypse::rules::notation::{
     diagram, format_move, format_position, parse_joint_move, parse_position,
 };
 use crate::apocalypse::rules::outcome::outcome;
 use crate::apocalypse::rules::report::describe_turn;
-use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::resolve::resolve_declared;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::console::{out, outln};
+
+/// Arguments of `apocalypse moves`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MovesArgs {
+    /// Position `BOARD [PENALTIES [QUIET [TURN]]]` (quote it) or `start`.
+    #[arg(required = true)]
+    pub position: Vec<String>,
+}
+
+/// Arguments of `apocalypse play`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// Position (quoted) or `start`.
+    pub position: String,
+    /// Joint move, White's first, e.g. `c1c2 e4e3` (one quoted argument or two).
+    #[arg(num_args = 1..=2, required = true)]
+    pub joint_move: Vec<String>,
+}
+
+/// Run `apocalypse moves` under `rules`.
+pub fn run_moves(args: &MovesArgs, rules: RuleSet) -> Result<(), String> {
+    moves(&args.position.join(" "), rules)
+}
+
+/// Run `apocalypse play` under `rules`.
+pub fn run_play(args: &PlayArgs, rules: RuleSet) -> Result<(), String> {
+    play(&args.position, &args.joint_move.join(" "), rules)
+}
 
 /// Print the board and each side's declarable moves under `rules` (legal moves, speculative
 /// steps under vchess, the forfeit).
@@ -40,16 +68,12 @@ pub fn play(position: &str, joint_move: &str, rules: RuleSet) -> Result<(), Stri
     if state.is_over() {
         return Err(format!("game is already over: {}", state.describe()));
     }
-    let actions = [
-        to_action(&pos, Side::White, rules, declared[0]),
-        to_action(&pos, Side::Black, rules, declared[1]),
-    ];
-    let (next, events) = resolve(&pos, actions);
-    outln!("{}", format_position(&next));
-    out!("{}", diagram(&next));
-    for line in describe_turn(declared, actions, &events) {
+    let turn = resolve_declared(&pos, declared, rules);
+    outln!("{}", format_position(&turn.next));
+    out!("{}", diagram(&turn.next));
+    for line in describe_turn(&turn) {
         outln!("{line}");
     }
-    outln!("{}", outcome(&next, rules).describe());
+    outln!("{}", outcome(&turn.next, rules).describe());
     Ok(())
 }

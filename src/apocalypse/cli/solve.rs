@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::print::{clean, Solved, Strategy};
+use super::print::{clean, Solved};
 use super::tablebase::open_for_search;
 use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::notation::{diagram, parse_position};
@@ -14,6 +14,53 @@ use crate::apocalypse::search::anytime::{self, Iteration, Limits};
 use crate::apocalypse::solver::{self, Method, RootSolution};
 use crate::apocalypse::tablebase::Tablebases;
 use crate::console::{out, outln};
+
+/// Arguments of `apocalypse solve`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SolveArgs {
+    /// Position (quote it) or `start`.
+    #[arg(required = true)]
+    pub position: Vec<String>,
+    /// Number of turns (unfinished after them scores 0).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=50), required_unless_present_any = ["movetime", "depth"])]
+    pub turns: Option<u32>,
+    /// Anytime search instead: iterative deepening for this many milliseconds.
+    #[arg(long, conflicts_with = "turns")]
+    pub movetime: Option<u64>,
+    /// Anytime search instead: iterative deepening to this depth (heuristic horizon).
+    #[arg(long, conflicts_with = "turns")]
+    pub depth: Option<u32>,
+    /// Tablebase directory for the anytime search (default `tablebases`); the exact
+    /// N-turn solve (--turns) cannot use tablebases (their values are those of the game
+    /// without a turn limit).
+    #[arg(long, conflicts_with = "turns")]
+    pub tb_dir: Option<PathBuf>,
+    /// Print one JSON object per report.
+    #[arg(long)]
+    pub json: bool,
+    /// With --turns: plain backward induction (no pruning).
+    #[arg(long, conflicts_with_all = ["movetime", "depth"])]
+    pub plain: bool,
+}
+
+/// Run `apocalypse solve` under `rules`: exactly with `--turns`, else by the anytime search.
+pub fn run(args: &SolveArgs, rules: RuleSet) -> Result<(), String> {
+    let by = match args.turns {
+        Some(turns) => SolveBy::Turns {
+            turns,
+            method: if args.plain {
+                Method::Plain
+            } else {
+                Method::Pruned
+            },
+        },
+        None => SolveBy::Search {
+            limits: Limits::new(args.depth, args.movetime),
+            tb_dir: args.tb_dir.clone(),
+        },
+    };
+    solve(&args.position.join(" "), by, args.json, rules)
+}
 
 /// How `solve` finds the value.
 #[derive(Clone, Debug)]
@@ -75,12 +122,7 @@ impl ExactSolve {
     }
 
     fn solved(&self) -> Solved {
-        let root = &self.root;
-        Solved::new(
-            root.value,
-            (&root.white_moves, &root.white),
-            (&root.black_moves, &root.black),
-        )
+        Solved::of(&self.root)
     }
 
     /// The one JSON object `solve --turns N --json` prints.
@@ -141,15 +183,16 @@ fn search(pos: &Position, limits: Limits, tables: &Tablebases, json: bool) -> Re
 /// One search iteration as the JSON object `solve --depth/--movetime --json` prints for it
 /// (for the web server's `/api/solve`).
 pub fn iteration_json(it: &Iteration) -> String {
+    let solved = Solved::of(&it.root);
     format!(
         "{{\"depth\": {}, \"value\": {}, \"exact\": {}, \"nodes\": {}, \"time_ms\": {}, \"white\": {}, \"black\": {}}}",
         it.depth,
-        clean(it.value),
+        clean(solved.value),
         it.exact,
-        it.nodes,
+        it.root.nodes,
         it.elapsed.as_millis(),
-        Strategy::new(&it.white_moves, &it.white).json(),
-        Strategy::new(&it.black_moves, &it.black).json()
+        solved.white.json(),
+        solved.black.json()
     )
 }
 
@@ -159,14 +202,15 @@ fn print_iteration(it: &Iteration, json: bool) {
         outln!("{}", iteration_json(it));
         return;
     }
+    let solved = Solved::of(&it.root);
     outln!(
         "depth {:>2}  value {:+.6}{}  nodes {:>10}  time {:>6} ms  White: {}  Black: {}",
         it.depth,
-        clean(it.value),
+        clean(solved.value),
         if it.exact { " (exact)" } else { "" },
-        it.nodes,
+        it.root.nodes,
         it.elapsed.as_millis(),
-        Strategy::new(&it.white_moves, &it.white).text(4),
-        Strategy::new(&it.black_moves, &it.black).text(4)
+        solved.white.text(4),
+        solved.black.text(4)
     );
 }

@@ -1,6 +1,6 @@
 //! `apocalypse tb build | probe | verify`: endgame tablebases from the command line.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::print::{clean, Solved};
@@ -13,6 +13,69 @@ use crate::apocalypse::tablebase::index::classes_in_build_order;
 use crate::apocalypse::tablebase::limit::LAYER_WEIGHT;
 use crate::apocalypse::tablebase::{ClassKey, Tablebases, DEFAULT_DIR, VERIFY_TOLERANCE};
 use crate::console::outln;
+
+/// Arguments of `apocalypse tb`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TbArgs {
+    #[command(subcommand)]
+    pub action: TbAction,
+}
+
+/// What `apocalypse tb` does.
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum TbAction {
+    /// Solve every position with at most K pieces exactly (resumes an interrupted build).
+    Build {
+        /// Largest number of pieces on the board.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
+        max_pieces: u32,
+        /// Directory of the tablebase files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        dir: PathBuf,
+        /// Stop iterating a block after this many value-iteration passes (reported if not
+        /// converged).
+        #[arg(long, default_value_t = 100_000)]
+        max_iterations: u32,
+    },
+    /// Exact value and both optimal strategies of a position.
+    Probe {
+        /// Position `BOARD [PENALTIES [QUIET [TURN]]]` (quote it); the quiet counter is ignored.
+        #[arg(required = true)]
+        position: Vec<String>,
+        /// Directory of the tablebase files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        dir: PathBuf,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check the fixed point on every position of every class (or of one class).
+    Verify {
+        /// Directory of the tablebase files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        dir: PathBuf,
+        /// Only this class, e.g. `PNvp-00`.
+        #[arg(long)]
+        class: Option<String>,
+    },
+}
+
+/// Run `apocalypse tb` under `rules`.
+pub fn run(args: &TbArgs, rules: RuleSet) -> Result<(), String> {
+    match &args.action {
+        TbAction::Build {
+            max_pieces,
+            dir,
+            max_iterations,
+        } => build(*max_pieces, dir, *max_iterations, rules),
+        TbAction::Probe {
+            position,
+            dir,
+            json,
+        } => probe(&position.join(" "), dir, *json, rules),
+        TbAction::Verify { dir, class } => verify(dir, class.as_deref(), rules),
+    }
+}
 
 /// Build every class with at most `max_pieces` pieces into `dir` (valid files are reused) and
 /// print a line per class as soon as it is finished, then the totals.

@@ -5,7 +5,7 @@
 //! class with their exact values. A fifth of each set is held out to report the error of the
 //! current and the fitted weights.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
@@ -18,9 +18,40 @@ use crate::apocalypse::search::anytime::Limits;
 use crate::apocalypse::search::eval::{features, weights::WEIGHTS, FEATURES};
 use crate::apocalypse::search::fit::{fit_weights, mean_squared_error, Sample};
 use crate::apocalypse::tablebase::index::classes_in_build_order;
-use crate::apocalypse::tablebase::{ClassIndex, Tablebases};
+use crate::apocalypse::tablebase::{ClassIndex, Tablebases, DEFAULT_DIR};
 use crate::console::outln;
 use crate::rng::Rng;
+
+/// Arguments of `apocalypse tune`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TuneArgs {
+    /// Self-play games to label (from random openings).
+    #[arg(long, default_value_t = 12_000)]
+    pub games: u64,
+    /// Search depth of both players in those games.
+    #[arg(long, default_value_t = 2)]
+    pub depth: u32,
+    /// Positions sampled per tablebase class.
+    #[arg(long, default_value_t = 20_000)]
+    pub per_class: u64,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Directory of the tablebase files (needed: they label positions).
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub tb_dir: PathBuf,
+}
+
+/// Run `apocalypse tune` under `rules`.
+pub fn run(args: &TuneArgs, rules: RuleSet) -> Result<(), String> {
+    let options = TuneOptions {
+        games: args.games,
+        depth: args.depth,
+        per_class: args.per_class,
+        seed: args.seed,
+    };
+    tune(&args.tb_dir, rules, &options)
+}
 
 /// What `apocalypse tune` generates and fits.
 #[derive(Clone, Debug)]

@@ -148,7 +148,8 @@ pub struct Position {
     pub horsemen: [u32; 2],
     /// Penalty points of White and Black.
     pub penalties: [u8; 2],
-    /// Consecutive quiet turns (rule 4.4, clarification 4).
+    /// Consecutive quiet turns (rule 4.4): no piece removed, no footman move executed, no
+    /// penalty.
     pub quiet: u8,
     /// Turn number, starting at 1.
     pub turn: u32,

@@ -247,8 +247,8 @@ pub fn legal_move_count(pos: &Position, side: Side, rules: RuleSet) -> u32 {
     let (straight, diagonals) = footman_targets(side, pos.footmen[s]);
     let steps = [straight & empty, diagonals[0] & enemy, diagonals[1] & enemy];
     let per_last_rank_step = if pos.horseman_count(side) >= 2 {
-        // One move per redeploy square; the footman's own square is not empty on B
-        // (clarification 1).
+        // One move per redeploy square: any square empty before the turn and off the mover's
+        // last rank (the footman's own square is not empty then).
         (empty & !last).count_ones()
     } else if pos.footman_count(side) > 1 || rules.last_footman_may_promote() {
         1
@@ -261,8 +261,8 @@ pub fn legal_move_count(pos: &Position, side: Side, rules: RuleSet) -> u32 {
     count
 }
 
-/// Whether `side` has at least one legal move (rule 4.3, clarification 6; speculative steps
-/// do not count).
+/// Whether `side` has at least one legal move (rule 4.3: the forfeit, speculative steps and
+/// the illegal advance of a last footman do not count).
 pub fn has_legal_move(pos: &Position, side: Side, rules: RuleSet) -> bool {
     let own = pos.pieces(side);
     // Most positions have a horseman move, found without counting the rest.

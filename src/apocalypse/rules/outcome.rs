@@ -1,4 +1,4 @@
-//! End-of-game checks (rule 4) in the spec's order.
+//! End-of-game checks (rule 4) in the rules' order.
 
 use super::board::{Position, Side};
 use super::moves::has_legal_move;

@@ -1,12 +1,17 @@
 //! Human-readable descriptions of a resolved turn (for `apocalypse play` and games in the terminal).
 
 use super::board::{square_name, Side};
-use super::moves::Move;
 use super::notation::format_move;
-use super::resolve::TurnEvents;
+use super::resolve::Turn;
 
-/// One line per thing that happened in a turn, given the declarations and what they stood for.
-pub fn describe_turn(declared: [Move; 2], actions: [Move; 2], events: &TurnEvents) -> Vec<String> {
+/// One line per thing that happened in a turn.
+pub fn describe_turn(turn: &Turn) -> Vec<String> {
+    let Turn {
+        declared,
+        actions,
+        events,
+        ..
+    } = turn;
     let mut lines = Vec::new();
     for side in Side::BOTH {
         let s = side.index();

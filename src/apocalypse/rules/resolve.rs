@@ -1,10 +1,12 @@
-//! Simultaneous resolution of one turn (rules 2 and 3, clarifications 1-4), under either rule
-//! set: speculative steps (vchess) only ever arrive here when the rules allowed them, and then
-//! `ruleset` says whether each one comes true.
+//! Simultaneous resolution of one turn (rules 2 and 3: void declarations, captures of pieces
+//! that stayed, same-square collisions, redeploys and promotion decided by the horsemen on
+//! the board before the turn, the quiet-turn counter), under either rule set: speculative
+//! steps (vchess) only ever arrive here when the rules allowed them, and then `ruleset` says
+//! whether each one comes true.
 
 use super::board::{rank_of, Piece, Position, Side, Square, NO_SQUARE};
-use super::moves::Move;
-use super::ruleset::{is_speculative_step, speculation_holds};
+use super::moves::{to_action, Move};
+use super::ruleset::{is_speculative_step, speculation_holds, RuleSet};
 
 /// What happened in a turn, for reports and tests.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -25,6 +27,34 @@ pub struct TurnEvents {
     pub redeployed: [Option<Square>; 2],
     /// Whether the quiet-turn counter was reset.
     pub reset_quiet: bool,
+}
+
+/// One resolved turn: what each side declared, the action each declaration stood for (an
+/// undeclarable move is void and becomes the forfeit), the position after it and what
+/// happened.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Turn {
+    /// The declarations, White's first, as given.
+    pub declared: [Move; 2],
+    /// What they stood for under the rules (`moves::to_action`).
+    pub actions: [Move; 2],
+    /// The position after the turn.
+    pub next: Position,
+    /// What happened.
+    pub events: TurnEvents,
+}
+
+/// Resolve the turn in which White declares `declared[0]` and Black `declared[1]` from `pos`
+/// under `rules`.
+pub fn resolve_declared(pos: &Position, declared: [Move; 2], rules: RuleSet) -> Turn {
+    let actions = Side::BOTH.map(|side| to_action(pos, side, rules, declared[side.index()]));
+    let (next, events) = resolve(pos, actions);
+    Turn {
+        declared,
+        actions,
+        next,
+        events,
+    }
 }
 
 /// Resolve a turn from `pos` with `actions` (White's, Black's), each a declarable action of

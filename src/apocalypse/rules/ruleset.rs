@@ -1,8 +1,8 @@
 //! The two readings of the rules this program plays, and every point where they differ.
 //!
-//! "classic" is the reading of the spec (English and Russian Wikipedia). "vchess" is the one
-//! played on Benjamin Auder's vchess/xogo sites, as the spec's last section names it. They
-//! differ in exactly three points, and the rest of the rules code asks this file about each:
+//! "classic" is the reading of the written rules (English and Russian Wikipedia). "vchess" is
+//! the one played on Benjamin Auder's vchess/xogo sites, as the rules' last section names it.
+//! They differ in exactly three points, and the rest of the rules code asks this file about each:
 //!
 //! 1. **Speculative steps** (`RuleSet::speculative_steps`, `is_speculative_step`): under vchess
 //!    a footman may also declare a diagonal step onto a square that is empty on B. It is
@@ -30,7 +30,7 @@ use super::board::{file_of, Position, Side, Square};
 /// A reading of the rules.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum RuleSet {
-    /// The spec's reading (the default).
+    /// The written rules' reading (the default).
     #[default]
     Classic,
     /// The vchess/xogo sites' reading: speculative steps, last footman may promote.

@@ -13,7 +13,7 @@ use crate::apocalypse::rules::outcome::{outcome, QUIET_LIMIT};
 use crate::apocalypse::rules::resolve::resolve;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::solver::pruned::{PrunedSolver, Support};
-use crate::apocalypse::solver::tree::Horizon;
+use crate::apocalypse::solver::tree::{Horizon, RootSolution};
 use crate::apocalypse::tablebase::Tablebases;
 use crate::matrix_game::Solution;
 
@@ -56,18 +56,10 @@ impl Limits {
 pub struct Iteration {
     /// Depth searched (turns).
     pub depth: u32,
-    /// Value for White.
-    pub value: f64,
-    /// White's declarable moves (rows).
-    pub white_moves: Vec<Move>,
-    /// Black's declarable moves (columns).
-    pub black_moves: Vec<Move>,
-    /// White's mixed strategy.
-    pub white: Vec<f64>,
-    /// Black's mixed strategy.
-    pub black: Vec<f64>,
-    /// Positions generated so far in the whole search.
-    pub nodes: u64,
+    /// The value for White and both strategies, over each side's declarable moves in
+    /// declaration order; its `nodes` counts the positions generated so far in the whole
+    /// search.
+    pub root: RootSolution,
     /// True when the value is proven: a forced result, or no horizon evaluation was needed.
     pub exact: bool,
     /// Time since the search started.
@@ -163,13 +155,13 @@ impl<'a> Searcher<'a> {
         let horizon = self.solver.horizon();
         *horizon.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
         horizon.stop.store(false, Ordering::Relaxed);
-        let root = self
+        let searched = self
             .solver
             .solve_root_from(pos, depth.max(1), &self.support);
         if horizon.stop.load(Ordering::Relaxed) {
             return None;
         }
-        self.support = Support::of(&root);
+        self.support = Support::of(&searched);
         let rules = self.rules();
         let white_moves = declarable_moves(pos, Side::White, rules);
         let black_moves = declarable_moves(pos, Side::Black, rules);
@@ -181,9 +173,9 @@ impl<'a> Searcher<'a> {
                 .collect()
         };
         let mut sol = Solution {
-            value: root.value,
-            row_strategy: reorder(&white_moves, &root.white_moves, &root.white),
-            col_strategy: reorder(&black_moves, &root.black_moves, &root.black),
+            value: searched.value,
+            row_strategy: reorder(&white_moves, &searched.white_moves, &searched.white),
+            col_strategy: reorder(&black_moves, &searched.black_moves, &searched.black),
         };
         // In a won tablebase position the winner must make progress, which the one-turn
         // matrix cannot see (every stalling move keeps the value).
@@ -195,12 +187,7 @@ impl<'a> Searcher<'a> {
         let proven = sol.value.abs() >= 1.0 - 1e-12 || !horizon.evaluated.load(Ordering::Relaxed);
         Some(Iteration {
             depth,
-            value: sol.value,
-            white_moves,
-            black_moves,
-            white: sol.row_strategy,
-            black: sol.col_strategy,
-            nodes: self.solver.nodes(),
+            root: RootSolution::from_solution(white_moves, black_moves, sol, self.solver.nodes()),
             exact: proven,
             elapsed: started.elapsed(),
         })

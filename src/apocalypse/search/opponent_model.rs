@@ -279,13 +279,10 @@ impl SafeExploiter {
         };
         let mut searcher = Searcher::new(tables);
         let it = searcher.search(pos, own_limits, |_| {})?;
-        let (moves, optimal) = match self.side {
-            Side::White => (&it.white_moves, &it.white),
-            Side::Black => (&it.black_moves, &it.black),
-        };
-        let value = self.own(it.value);
+        let (moves, optimal) = it.root.strategy(self.side);
+        let value = self.own(it.root.value);
         let remaining = it.depth - 1;
-        let mut strategy = optimal.clone();
+        let mut strategy = optimal.to_vec();
         let mut against_predicted = None;
         if let Some(theirs) = predicted {
             self.stats.predicted += 1;
@@ -322,10 +319,8 @@ impl SafeExploiter {
         deadline: Option<Instant>,
         strategy: &mut [f64],
     ) -> Option<Vec<f64>> {
-        let (moves, replies) = match self.side {
-            Side::White => (&it.white_moves, &it.black_moves),
-            Side::Black => (&it.black_moves, &it.white_moves),
-        };
+        let (moves, _) = it.root.strategy(self.side);
+        let (replies, _) = it.root.strategy(self.side.opponent());
         let remaining = it.depth - 1;
         let mut against = Vec::with_capacity(moves.len());
         for &mine in moves {

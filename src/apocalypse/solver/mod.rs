@@ -1,4 +1,5 @@
-//! Solvers of the N-turn truncated game (clarification 5): plain backward induction (the
+//! Solvers of the N-turn truncated game (a position finished within the N turns scores its
+//! outcome, one still unfinished after them scores 0): plain backward induction (the
 //! reference) and a pruned solver (serialized alpha-beta bounds + double-oracle alpha-beta).
 //!
 //! Files, bottom up: `table` (the shared transposition table), `tree` (leaves, keys, move

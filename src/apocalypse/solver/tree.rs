@@ -9,7 +9,7 @@ use crate::apocalypse::rules::outcome::{outcome, QUIET_LIMIT};
 use crate::apocalypse::rules::resolve::resolve;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::rules::zobrist::game_key;
-use crate::matrix_game::{self, Matrix};
+use crate::matrix_game::{self, Matrix, Solution};
 
 /// Values closer than this are treated as equal by the pruning logic.
 pub const EPS: f64 = 1e-10;
@@ -44,6 +44,14 @@ impl RootSolution {
         }
     }
 
+    /// `side`'s declarable moves and its mixed strategy over them.
+    pub fn strategy(&self, side: Side) -> (&[Move], &[f64]) {
+        match side {
+            Side::White => (&self.white_moves, &self.white),
+            Side::Black => (&self.black_moves, &self.black),
+        }
+    }
+
     /// Solve the root's matrix game (rows: `white_moves`, columns: `black_moves`).
     pub fn from_matrix(
         white_moves: Vec<Move>,
@@ -51,7 +59,17 @@ impl RootSolution {
         m: &Matrix,
         nodes: u64,
     ) -> RootSolution {
-        let sol = matrix_game::solve(m);
+        RootSolution::from_solution(white_moves, black_moves, matrix_game::solve(m), nodes)
+    }
+
+    /// The root whose matrix game (rows: `white_moves`, columns: `black_moves`) has the
+    /// solution `sol`.
+    pub fn from_solution(
+        white_moves: Vec<Move>,
+        black_moves: Vec<Move>,
+        sol: Solution,
+        nodes: u64,
+    ) -> RootSolution {
         RootSolution {
             value: sol.value,
             white_moves,
@@ -80,8 +98,8 @@ pub trait Horizon: Sync {
     }
 }
 
-/// The N-turn truncated game of clarification 5: an unfinished position scores 0 when no turns
-/// remain.
+/// The N-turn truncated game: an unfinished position scores 0 when no turns remain (a finished
+/// one scores its outcome, even at the last turn).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Truncated(pub RuleSet);
 

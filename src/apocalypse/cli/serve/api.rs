@@ -21,9 +21,9 @@ use crate::apocalypse::cli::solve::{iteration_json, turns_json};
 use crate::apocalypse::cli::tablebase::probe_json;
 use crate::apocalypse::play::engine_move;
 use crate::apocalypse::rules::board::{Position, Side};
-use crate::apocalypse::rules::moves::{to_action, Move};
+use crate::apocalypse::rules::moves::Move;
 use crate::apocalypse::rules::notation::format_move;
-use crate::apocalypse::rules::resolve::resolve;
+use crate::apocalypse::rules::resolve::resolve_declared;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::{self, Limits, MAX_DEPTH};
 use crate::apocalypse::solver::Method;
@@ -236,14 +236,8 @@ impl Api {
                 }
             };
         }
-        let actions = [
-            to_action(&pos, Side::White, rules, declared[0]),
-            to_action(&pos, Side::Black, rules, declared[1]),
-        ];
-        let (next, events) = resolve(&pos, actions);
-        Answer::serialized(&TurnReply::new(
-            rules, &pos, &next, declared, actions, &events, engine,
-        ))
+        let turn = resolve_declared(&pos, declared, rules);
+        Answer::serialized(&TurnReply::new(rules, &pos, &turn, engine))
     }
 
     /// The engine's declaration for `side` under `rules`, drawn from the strategy its search
@@ -262,10 +256,7 @@ impl Api {
         let (m, iteration) = engine_move(pos, side, limits, self.tables(rules), &mut rng);
         let it = iteration
             .ok_or_else(|| Problem::Internal("the search completed no iteration".into()))?;
-        let (moves, probs) = match side {
-            Side::White => (&it.white_moves, &it.white),
-            Side::Black => (&it.black_moves, &it.black),
-        };
+        let (moves, probs) = it.root.strategy(side);
         let probability = moves
             .iter()
             .zip(probs)

@@ -27,7 +27,7 @@ use oxhttp::Server;
 use self::api::{Answer, Api};
 use self::problem::Problem;
 use crate::apocalypse::rules::ruleset::RuleSet;
-use crate::apocalypse::tablebase::Tablebases;
+use crate::apocalypse::tablebase::{Tablebases, DEFAULT_DIR};
 use crate::console::outln;
 
 /// Largest request body read, in bytes: a request holds a position and a few fields.
@@ -43,6 +43,34 @@ const SOCKET_TIMEOUT: Duration = Duration::from_secs(15);
 const PAGE_POLICY: &str = "default-src 'none'; script-src 'unsafe-inline'; \
     style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; \
     form-action 'none'; frame-ancestors 'none'";
+
+/// Arguments of `apocalypse serve`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// TCP port (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on; the default serves this machine only.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: IpAddr,
+    /// Directory of the tablebase files.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub tb_dir: PathBuf,
+    /// The engine's thinking time per move in milliseconds (the page may ask for up to 10000).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub movetime: u64,
+}
+
+/// Run `apocalypse serve` under `rules` (the rule set of requests that name none).
+pub fn run(args: &ServeArgs, rules: RuleSet) -> Result<(), String> {
+    serve(&ServeOptions {
+        host: args.host,
+        port: args.port,
+        tb_dir: args.tb_dir.clone(),
+        movetime_ms: args.movetime,
+        rules,
+    })
+}
 
 /// Where and how to serve.
 #[derive(Clone, Debug)]

@@ -7,11 +7,11 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::apocalypse::rules::board::{square_name, Position, Side};
-use crate::apocalypse::rules::moves::{declarable_moves, Move};
+use crate::apocalypse::rules::moves::declarable_moves;
 use crate::apocalypse::rules::notation::{format_move, format_position};
 use crate::apocalypse::rules::outcome::{outcome, Outcome};
 use crate::apocalypse::rules::report::describe_turn;
-use crate::apocalypse::rules::resolve::TurnEvents;
+use crate::apocalypse::rules::resolve::Turn;
 use crate::apocalypse::rules::ruleset::RuleSet;
 
 /// A side as written in the replies.
@@ -172,17 +172,19 @@ pub struct TurnReply {
 }
 
 impl TurnReply {
-    /// The reply for the turn from `pos` to `next` under `rules`: `declared` moves (White's,
-    /// Black's), `actions` as played, `events` as `resolve` reported them.
+    /// The reply for `turn`, played from `pos` under `rules`.
     pub fn new(
         rules: RuleSet,
         pos: &Position,
-        next: &Position,
-        declared: [Move; 2],
-        actions: [Move; 2],
-        events: &TurnEvents,
+        turn: &Turn,
         engine: Vec<EngineChoice>,
     ) -> TurnReply {
+        let Turn {
+            declared,
+            actions,
+            next,
+            events,
+        } = turn;
         let side_turn = |side: Side| {
             let s = side.index();
             SideTurn {
@@ -211,7 +213,7 @@ impl TurnReply {
                     .map(side_key)
                     .collect(),
             }),
-            report: describe_turn(declared, actions, events),
+            report: describe_turn(turn),
             outcome: OutcomeReply::new(outcome(next, rules)),
             engine,
         }
@@ -238,27 +240,14 @@ pub struct InfoReply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apocalypse::rules::moves::to_action;
     use crate::apocalypse::rules::notation::{parse_joint_move, parse_position};
-    use crate::apocalypse::rules::resolve::resolve;
+    use crate::apocalypse::rules::resolve::resolve_declared;
 
     fn turn(position: &str, joint: &str) -> TurnReply {
         let pos = parse_position(position).unwrap();
         let declared = parse_joint_move(joint).unwrap();
-        let actions = [
-            to_action(&pos, Side::White, RuleSet::Classic, declared[0]),
-            to_action(&pos, Side::Black, RuleSet::Classic, declared[1]),
-        ];
-        let (next, events) = resolve(&pos, actions);
-        TurnReply::new(
-            RuleSet::Classic,
-            &pos,
-            &next,
-            declared,
-            actions,
-            &events,
-            Vec::new(),
-        )
+        let turn = resolve_declared(&pos, declared, RuleSet::Classic);
+        TurnReply::new(RuleSet::Classic, &pos, &turn, Vec::new())
     }
 
     #[test]

@@ -1,13 +1,10 @@
-//! `apocalypse play-human` and `apocalypse selfplay`: games against a person in the terminal
-//! and engine matches, with their reports.
+//! `apocalypse selfplay`: engine matches against a uniform-random player, the alpha-beta
+//! player or itself, with each game's result, the score and the audit of tablebase turns.
 
-use std::io::ErrorKind;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::tablebase::open_for_search;
-use crate::apocalypse::play::{
-    self, play_game, random_opening, MatchScore, Player, TablebaseAudit,
-};
+use crate::apocalypse::play::{play_game, random_opening, MatchScore, Player, TablebaseAudit};
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::notation::parse_position;
 use crate::apocalypse::rules::ruleset::RuleSet;
@@ -16,45 +13,86 @@ use crate::apocalypse::search::opponent_model::ExploitStats;
 use crate::console::outln;
 use crate::rng::Rng;
 
-/// The start position, or `position` when one is given.
-fn start_or(position: Option<&str>) -> Result<Position, String> {
-    position.map_or(Ok(Position::start()), parse_position)
+/// Arguments of `apocalypse selfplay`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfplayArgs {
+    /// Number of games (colours alternate).
+    #[arg(long)]
+    pub games: u32,
+    /// Engine time per turn in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// Engine search depth per turn instead of a time (faster, reproducible).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// The opponent.
+    #[arg(long, value_enum, default_value_t = OpponentArg::Random)]
+    pub opponent: OpponentArg,
+    /// Depth cap (turns) of the alpha-beta opponent, which otherwise searches as deep as
+    /// the engine's time per turn (or its --depth) allows.
+    #[arg(long)]
+    pub opponent_depth: Option<u32>,
+    /// The engine predicts the alpha-beta player's moves by running its search and stakes
+    /// on the prediction only the value the opponent has already given away (safe
+    /// exploitation; the whole game still guarantees the start position's value).
+    #[arg(long)]
+    pub exploit: bool,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Start position (quote it); default the start position.
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Start each pair of games (one with each colour) this many uniformly random turns
+    /// after the start position, so that deterministic players do not replay one game.
+    #[arg(long, default_value_t = 0)]
+    pub random_turns: u32,
+    /// Directory of the tablebase files (default `tablebases`).
+    #[arg(long)]
+    pub tb_dir: Option<PathBuf>,
 }
 
-/// A person plays `side` against the engine (`movetime_ms` per turn) on stdin and stdout.
-/// Closed stdin abandons the game; closed stdout ends it quietly.
-pub fn play_human(
-    position: Option<&str>,
-    side: Side,
-    movetime_ms: u64,
-    seed: Option<u64>,
-    tb_dir: Option<&Path>,
-    rules: RuleSet,
-) -> Result<(), String> {
-    let pos = start_or(position)?;
-    let tables = open_for_search(tb_dir, rules);
-    let seed = seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64)
-    });
-    let mut rng = Rng::new(seed);
-    let limits = Limits::new(None, Some(movetime_ms));
-    let mut input = std::io::stdin().lock();
-    let mut output = std::io::stdout();
-    match play::play_human(
-        &pos,
-        side,
-        limits,
-        &tables,
-        &mut rng,
-        &mut input,
-        &mut output,
-    ) {
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(format!("terminal error: {e}")),
+/// The engine's opponent in a match.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum OpponentArg {
+    /// Uniform over legal moves.
+    Random,
+    /// The engine itself.
+    #[value(name = "self")]
+    Engine,
+    /// Pure strategy: iterative-deepening alpha-beta on the serialized game (it assumes the
+    /// engine sees its move), same evaluation, tablebases and time per turn.
+    Alphabeta,
+}
+
+/// Run `apocalypse selfplay` under `rules`: the match the arguments describe.
+pub fn run(args: &SelfplayArgs, rules: RuleSet) -> Result<(), String> {
+    let limits = match args.depth {
+        Some(_) => Limits::new(args.depth, None),
+        None => Limits::new(None, Some(args.movetime)),
+    };
+    if args.opponent_depth.is_some() && !matches!(args.opponent, OpponentArg::Alphabeta) {
+        return Err("--opponent-depth needs --opponent alphabeta".to_string());
     }
+    let opponent = match args.opponent {
+        OpponentArg::Random => Player::Random,
+        OpponentArg::Engine => Player::Engine,
+        OpponentArg::Alphabeta => Player::AlphaBeta(args.opponent_depth),
+    };
+    let options = MatchOptions {
+        games: args.games,
+        engine: if args.exploit {
+            Player::Exploiter
+        } else {
+            Player::Engine
+        },
+        limits,
+        opponent,
+        seed: args.seed,
+        position: args.position.as_deref(),
+        random_turns: args.random_turns,
+    };
+    selfplay(options, args.tb_dir.as_deref(), rules)
 }
 
 /// What a match is: how many games, the engine's limits, its opponent, the seed, the start
@@ -94,7 +132,7 @@ pub fn selfplay(
         position,
         random_turns,
     } = options;
-    let start = start_or(position)?;
+    let start = position.map_or(Ok(Position::start()), parse_position)?;
     let tables = open_for_search(tb_dir, rules);
     let mut rng = Rng::new(seed);
     // Openings come from their own generator, so they do not depend on the players' draws.

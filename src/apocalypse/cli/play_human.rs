@@ -1,0 +1,177 @@
+//! `apocalypse play-human`: a person declares moves in the terminal, the engine answers with a
+//! move drawn from the strategy its search finds, and the board and what happened are printed
+//! after every turn.
+
+use std::io::{BufRead, ErrorKind, Write};
+use std::path::PathBuf;
+
+use super::tablebase::open_for_search;
+use crate::apocalypse::play::engine_move;
+use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::moves::{declarable_moves, to_action, Move};
+use crate::apocalypse::rules::notation::{diagram, format_move, parse_move, parse_position};
+use crate::apocalypse::rules::outcome::{outcome, Outcome};
+use crate::apocalypse::rules::report::describe_turn;
+use crate::apocalypse::rules::resolve::resolve_declared;
+use crate::apocalypse::rules::ruleset::RuleSet;
+use crate::apocalypse::search::anytime::Limits;
+use crate::apocalypse::tablebase::Tablebases;
+use crate::rng::Rng;
+
+/// Arguments of `apocalypse play-human`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlayHumanArgs {
+    /// Start position (quote it); default the start position.
+    pub position: Vec<String>,
+    /// The side you play.
+    #[arg(long, value_enum, default_value_t = SideArg::White)]
+    pub side: SideArg,
+    /// Engine time per turn in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// Random seed of the engine's draws (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Directory of the tablebase files (default `tablebases`).
+    #[arg(long)]
+    pub tb_dir: Option<PathBuf>,
+}
+
+/// The side a person plays.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum SideArg {
+    White,
+    Black,
+}
+
+/// A person plays a side against the engine on stdin and stdout under `rules`. Closed stdin
+/// abandons the game; closed stdout ends it quietly.
+pub fn run(args: &PlayHumanArgs, rules: RuleSet) -> Result<(), String> {
+    let pos = if args.position.is_empty() {
+        Position::start()
+    } else {
+        parse_position(&args.position.join(" "))?
+    };
+    let human = match args.side {
+        SideArg::White => Side::White,
+        SideArg::Black => Side::Black,
+    };
+    let tables = open_for_search(args.tb_dir.as_deref(), rules);
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let mut rng = Rng::new(seed);
+    let limits = Limits::new(None, Some(args.movetime));
+    let mut input = std::io::stdin().lock();
+    let mut output = std::io::stdout();
+    match play_human(
+        &pos,
+        human,
+        limits,
+        &tables,
+        &mut rng,
+        &mut input,
+        &mut output,
+    ) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("terminal error: {e}")),
+    }
+}
+
+/// Read one line; `None` at end of input, `Some(Err(..))` for a line that is not UTF-8 text
+/// (read whole, so the next read starts on the next line).
+fn read_line(input: &mut impl BufRead) -> Option<Result<String, std::string::FromUtf8Error>> {
+    let mut bytes = Vec::new();
+    match input.read_until(b'\n', &mut bytes) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(String::from_utf8(bytes).map(|line| line.trim().to_string())),
+    }
+}
+
+/// A person (on `input`/`output`) plays `human` against the engine from `start`; the
+/// outcome, or `None` when the person quits or the input ends.
+fn play_human(
+    start: &Position,
+    human: Side,
+    limits: Limits,
+    tables: &Tablebases,
+    rng: &mut Rng,
+    input: &mut impl BufRead,
+    output: &mut impl Write,
+) -> std::io::Result<Option<Outcome>> {
+    let rules = tables.rules();
+    let mut pos = *start;
+    let engine = human.opponent();
+    writeln!(
+        output,
+        "You play {}. Declare a move (e.g. c1c2, d4d5@b2, 0000); 'moves' lists them, 'quit' ends.",
+        human.name()
+    )?;
+    loop {
+        write!(output, "{}", diagram(&pos))?;
+        let state = outcome(&pos, rules);
+        if state.is_over() {
+            writeln!(output, "game over: {}", state.describe())?;
+            return Ok(Some(state));
+        }
+        let declared = loop {
+            write!(output, "{} to declare> ", human.name())?;
+            output.flush()?;
+            let line = match read_line(input) {
+                None => {
+                    writeln!(output, "\nend of input: game abandoned")?;
+                    return Ok(None);
+                }
+                Some(Err(_)) => {
+                    writeln!(output, "unreadable input (not UTF-8 text); try again")?;
+                    continue;
+                }
+                Some(Ok(line)) => line,
+            };
+            match line.as_str() {
+                "" => continue,
+                "quit" | "exit" => return Ok(None),
+                "moves" => {
+                    let names: Vec<String> = declarable_moves(&pos, human, rules)
+                        .into_iter()
+                        .map(format_move)
+                        .collect();
+                    writeln!(output, "{}", names.join(" "))?;
+                    continue;
+                }
+                _ => {}
+            }
+            match parse_move(&line) {
+                Err(e) => writeln!(output, "{e}; try again")?,
+                Ok(m) => {
+                    if !m.is_forfeit() && to_action(&pos, human, rules, m).is_forfeit() {
+                        writeln!(
+                            output,
+                            "warning: {} is not a legal move here; it is void and costs you a penalty point",
+                            format_move(m)
+                        )?;
+                    }
+                    break m;
+                }
+            }
+        };
+        let (reply, _) = engine_move(&pos, engine, limits, tables, rng);
+        let mut joint = [Move::FORFEIT; 2];
+        joint[human.index()] = declared;
+        joint[engine.index()] = reply;
+        let turn = resolve_declared(&pos, joint, rules);
+        writeln!(
+            output,
+            "You declared {}, the engine declared {}.",
+            format_move(declared),
+            format_move(reply)
+        )?;
+        for line in describe_turn(&turn) {
+            writeln!(output, "  {line}")?;
+        }
+        pos = turn.next;
+    }
+}
