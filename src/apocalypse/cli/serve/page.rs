@@ -83,29 +83,29 @@ mod tests {
 
     #[test]
     fn every_module_the_scripts_import_is_served_and_nothing_comes_from_elsewhere() {
-        for asset in &ASSETS {
+        for served in &ASSETS {
             for outside in [
                 "https://", "//cdn", "style=\"", "onclick", "onload", "<script>",
             ] {
                 assert!(
-                    !asset.text.contains(outside),
+                    !served.text.contains(outside),
                     "{} refers to {outside}",
-                    asset.path
+                    served.path
                 );
             }
-            if asset.content_type != SCRIPT {
+            if served.content_type != SCRIPT {
                 continue;
             }
-            for line in asset.text.lines().filter(|l| l.starts_with("import ")) {
+            for line in served.text.lines().filter(|l| l.starts_with("import ")) {
                 let from = line
                     .rsplit_once("from \"./")
                     .and_then(|(_, rest)| rest.split_once('"'))
                     .map(|(name, _)| format!("/{name}"))
-                    .unwrap_or_else(|| panic!("{}: import not relative: {line}", asset.path));
+                    .unwrap_or_else(|| panic!("{}: import not relative: {line}", served.path));
                 assert!(
                     asset(&from).is_some(),
                     "{} imports {from}, which is not served",
-                    asset.path
+                    served.path
                 );
             }
         }
