@@ -1,5 +1,7 @@
 //! `apocalypse serve` over real sockets: a whole game through the JSON API (every turn checked
 //! against the rules library), `/api/solve` answering exactly what `solve --json` prints,
+//! the page and its script modules served with their types under a policy that allows no
+//! inline code, `/api/board` reading and building positions as the rules library does,
 //! bad requests answered with a one-line 4xx, and a fuzz run (malformed JSON, broken HTTP,
 //! huge bodies, many concurrent requests) after which the server is still up and answering.
 
@@ -12,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use serve_process::{Client, Reply, ServerProcess};
+use variant_engines::apocalypse::rules::board::{Piece, Side};
 use variant_engines::apocalypse::rules::notation::{format_position, parse_move, parse_position};
 use variant_engines::apocalypse::rules::resolve::resolve_declared;
 use variant_engines::apocalypse::rules::ruleset::RuleSet;
@@ -40,7 +43,8 @@ fn a_whole_game_through_the_json_api() {
     let server = ServerProcess::start(&["--movetime", "30"]);
     let page = server.get("/");
     assert_eq!(page.status, 200);
-    assert!(page.body.contains("<svg") && page.body.contains("/api/play"));
+    assert!(page.body.contains("<svg"));
+    assert!(server.get("/play.js").body.contains("/api/play"));
     let mut rng = Rng::new(14);
     let mut position = "start".to_string();
     let mut finished = None;
@@ -226,7 +230,16 @@ fn requests_name_their_rule_set_and_default_to_the_servers() {
 #[test]
 fn bad_requests_get_a_one_line_4xx() {
     let server = ServerProcess::start(&[]);
-    let cases: [(&str, &str, &str, u16); 12] = [
+    let cases: [(&str, &str, &str, u16); 16] = [
+        ("POST", "/api/board", r#"{"position": "5/5/5/5"}"#, 400),
+        (
+            "POST",
+            "/api/board",
+            r#"{"position": "start", "board": []}"#,
+            400,
+        ),
+        ("POST", "/api/board", r#"{}"#, 400),
+        ("GET", "/api/board", "", 405),
         ("POST", "/api/moves", r#"{"position": "8/8/8"}"#, 400),
         ("POST", "/api/moves", r#"{"position": "P4/5/5/5/5"}"#, 400),
         ("POST", "/api/moves", r#"{"pos": "start"}"#, 400),
@@ -269,6 +282,163 @@ fn bad_requests_get_a_one_line_4xx() {
         let reply = server.request(method, path, body);
         assert_one_line_problem(&reply, status, &format!("{method} {path} {body}"));
     }
+}
+
+/// The modules a script imports (`import ... from "./name.js";`), as paths.
+fn imported_modules(script: &str) -> Vec<String> {
+    script
+        .lines()
+        .filter(|line| line.starts_with("import "))
+        .filter_map(|line| line.split("from \"./").nth(1))
+        .filter_map(|rest| rest.split('"').next())
+        .map(|name| format!("/{name}"))
+        .collect()
+}
+
+#[test]
+fn the_page_and_its_modules_have_their_own_routes_types_and_a_policy_without_inline_code() {
+    let server = ServerProcess::start(&[]);
+    let page = server.get("/");
+    assert_eq!(page.status, 200);
+    assert!(page
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/html"));
+    let policy = page.header("content-security-policy").expect("a policy");
+    for directive in [
+        "script-src 'self'",
+        "style-src 'self'",
+        "default-src 'none'",
+    ] {
+        assert!(policy.contains(directive), "{directive} not in {policy}");
+    }
+    assert!(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"));
+    // Nothing in the page that this policy would block: no inline script, style or handler.
+    assert!(page
+        .body
+        .contains(r#"<script type="module" src="/app.js"></script>"#));
+    assert!(page
+        .body
+        .contains(r#"<link rel="stylesheet" href="/style.css">"#));
+    assert!(!page.body.contains("<style") && !page.body.contains("style=\""));
+    assert!(!page.body.contains("<script>") && !page.body.contains(" onclick="));
+
+    let style = server.get("/style.css");
+    assert_eq!(style.status, 200);
+    assert_eq!(
+        style.header("content-type"),
+        Some("text/css; charset=utf-8")
+    );
+    assert!(style.body.contains("#board"));
+
+    // Every module reachable from /app.js is served as JavaScript.
+    let mut queue = vec!["/app.js".to_string()];
+    let mut served = Vec::new();
+    while let Some(path) = queue.pop() {
+        if served.contains(&path) {
+            continue;
+        }
+        let script = server.get(&path);
+        assert_eq!(script.status, 200, "{path}");
+        assert_eq!(
+            script.header("content-type"),
+            Some("text/javascript; charset=utf-8"),
+            "{path}"
+        );
+        assert!(
+            !script.body.contains("innerHTML = `<"),
+            "{path} writes markup"
+        );
+        queue.extend(imported_modules(&script.body));
+        served.push(path);
+    }
+    for module in [
+        "codec", "api", "board", "analyse", "play", "edit", "input", "app",
+    ] {
+        assert!(
+            served.contains(&format!("/{module}.js")),
+            "/{module}.js not reached from /app.js: {served:?}"
+        );
+    }
+    assert_eq!(server.post("/style.css", "").status, 405);
+    assert_eq!(server.get("/missing.js").status, 404);
+}
+
+/// The board `/api/board` gives for `text`, checked square by square against the library.
+fn checked_board(server: &Client, text: &str) -> Value {
+    let reply = server.post("/api/board", &json!({ "position": text }).to_string());
+    assert_eq!(reply.status, 200, "{text}: {}", reply.body);
+    let board = reply.json();
+    let pos = parse_position(text).unwrap();
+    assert_eq!(board["position"], format_position(&pos));
+    for sq in 0..25u8 {
+        let expected = pos.piece_at(sq).map(|(side, piece)| {
+            match (side, piece) {
+                (Side::White, Piece::Footman) => "P",
+                (Side::White, Piece::Horseman) => "N",
+                (Side::Black, Piece::Footman) => "p",
+                (Side::Black, Piece::Horseman) => "n",
+            }
+            .to_string()
+        });
+        assert_eq!(
+            board["board"][sq as usize].as_str().map(str::to_string),
+            expected,
+            "{text}: square {sq}"
+        );
+    }
+    assert_eq!(board["penalties"], json!(pos.penalties));
+    assert_eq!(board["quiet"], pos.quiet);
+    assert_eq!(board["turn"], pos.turn);
+    board
+}
+
+#[test]
+fn the_board_route_reads_and_builds_positions_and_refuses_bad_ones_clearly() {
+    let server = ServerProcess::start(&[]);
+    for text in [
+        "start",
+        "1N3/3p1/1n3/P1p2/1Nn2 12 3 9",
+        "5/2p2/5/5/2N2",
+        "n4/5/5/5/4N 20",
+    ] {
+        let board = checked_board(&server, text);
+        // The squares sent back build the same position.
+        let built = server.post(
+            "/api/board",
+            &json!({
+                "board": board["board"],
+                "penalties": board["penalties"],
+                "quiet": board["quiet"],
+                "turn": board["turn"],
+            })
+            .to_string(),
+        );
+        assert_eq!(built.status, 200, "{text}: {}", built.body);
+        assert_eq!(built.json()["position"], board["position"]);
+    }
+    let mut squares = vec![Value::Null; 25];
+    squares[22] = json!("P"); // c5, a White footman's last rank
+    let refused = server.post("/api/board", &json!({ "board": squares }).to_string());
+    assert_one_line_problem(&refused, 400, "a footman on its last rank");
+    assert!(refused.body.contains("last rank (c5)"), "{}", refused.body);
+    squares[22] = json!("K");
+    let refused = server.post("/api/board", &json!({ "board": squares }).to_string());
+    assert_one_line_problem(&refused, 400, "an unknown piece");
+    assert!(
+        refused.body.contains("unknown piece 'K' on c5"),
+        "{}",
+        refused.body
+    );
+    let refused = server.post("/api/board", &json!({ "board": [null, "N"] }).to_string());
+    assert_one_line_problem(&refused, 400, "two squares");
+    assert!(refused.body.contains("expected 25"), "{}", refused.body);
+    let refused = server.post(
+        "/api/board",
+        &json!({ "board": vec![Value::Null; 25], "penalties": [3, 0] }).to_string(),
+    );
+    assert_one_line_problem(&refused, 400, "three penalty points");
+    assert!(refused.body.contains("penalties"), "{}", refused.body);
 }
 
 /// A JSON-ish body that is wrong in one of many ways.

@@ -39,7 +39,8 @@ FLAGS = [
     "--disable-dev-shm-usage",
 ]
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
-KEYS = {"Enter": "\ue007", "ArrowUp": "\ue013", "Delete": "\ue017", "n": "n"}
+KEYS = {"Enter": "\ue007", "ArrowUp": "\ue013", "ArrowDown": "\ue015", "Delete": "\ue017",
+        "n": "n", "P": "P"}
 MIXED = "1N3/3p1/1n3/P1p2/1Nn2 00 0 1"
 ENDGAME = "p4/P1N2/5/5/4n 00 0 1"
 
@@ -266,7 +267,24 @@ def edit(browser):
     browser.wait(f'{IDLE} && document.querySelector("#position").value === "npppn/p3p/1n3/P3P/N1PPN 00 0 1"',
                  "a Black horseman placed on b3 by the keyboard")
     check_board(browser, 14)
-    print("edit: drag and keyboard placement", flush=True)
+    # A White footman on b5, its last rank: the server refuses it and the page keeps the
+    # last good position, with the server's reason shown.
+    browser.keys("ArrowUp", "ArrowUp", "P")
+    browser.wait(f'{IDLE} && document.querySelector("#position-error").textContent.includes("last rank (b5)")',
+                 "the refused edit explained")
+    kept = browser.js('return document.querySelector("#position").value;')
+    if kept != "npppn/p3p/1n3/P3P/N1PPN 00 0 1":
+        raise Failure(f"a refused edit left the position {kept}")
+    check_board(browser, 14)
+    # Two edits sent before the first is answered both count.
+    browser.keys("ArrowDown", "ArrowDown", "Delete", "P")
+    browser.wait(f'{IDLE} && document.querySelector("#position").value === "npppn/p3p/1P3/P3P/N1PPN 00 0 1"',
+                 "two quick edits on b3, both applied")
+    error = browser.js('return document.querySelector("#position-error").textContent;')
+    if error:
+        raise Failure(f"an error left after a good edit: {error}")
+    check_board(browser, 14)
+    print("edit: drag and keyboard placement, a refused edit rolled back", flush=True)
 
 
 def phone(browser, out):

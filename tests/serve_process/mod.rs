@@ -31,16 +31,26 @@ impl std::ops::Deref for ServerProcess {
     }
 }
 
-/// A response: status code and body.
+/// A response: status code, headers and body.
 #[derive(Debug)]
 pub struct Reply {
     /// HTTP status (0 when the server closed the connection without a status line).
     pub status: u16,
+    /// The header lines, names in lower case.
+    pub headers: Vec<(String, String)>,
     /// The body.
     pub body: String,
 }
 
 impl Reply {
+    /// The value of the header `name` (lower case), if sent.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The body as JSON.
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.body)
@@ -144,10 +154,20 @@ fn parse_response(response: &[u8]) -> Reply {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    let body = text
+    let (head, body) = text
         .split_once("\r\n\r\n")
-        .map_or(String::new(), |(_, b)| b.to_string());
-    Reply { status, body }
+        .map_or((text.as_ref(), ""), |(h, b)| (h, b));
+    let headers = head
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Reply {
+        status,
+        headers,
+        body: body.to_string(),
+    }
 }
 
 impl Drop for ServerProcess {

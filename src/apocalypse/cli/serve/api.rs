@@ -1,5 +1,5 @@
-//! The server's answers: the page at `/`, the limits at `GET /api/info`, and the JSON API
-//! (`POST /api/moves`, `/api/play`, `/api/solve`, `/api/probe`) over the rules, the search,
+//! The server's answers: the page at `/` and its style sheet and script modules, the limits at `GET /api/info`, and the JSON API
+//! (`POST /api/board`, `/api/moves`, `/api/play`, `/api/solve`, `/api/probe`) over the rules, the search,
 //! the exact solver and the tablebases, under the rule set a request names (`"rules"`) or the
 //! server's default. No sockets here: a request is a method, a path and a
 //! body, an answer a status, a content type and a body, so every route is tested directly.
@@ -9,12 +9,12 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::page::page;
+use super::page::asset;
 use super::problem::Problem;
-use super::replies::{side_key, EngineChoice, InfoReply, MovesReply, TurnReply};
+use super::replies::{side_key, BoardReply, EngineChoice, InfoReply, MovesReply, TurnReply};
 use super::requests::{
-    self, Analysis, Declarer, PlayRequest, PositionRequest, SolveRequest, MAX_MOVETIME_MS,
-    MAX_TURNS,
+    self, Analysis, BoardRequest, Declarer, PlayRequest, PositionRequest, SolveRequest,
+    MAX_MOVETIME_MS, MAX_TURNS,
 };
 use crate::apocalypse::cli::print::clean;
 use crate::apocalypse::cli::solve::{iteration_json, turns_json};
@@ -139,13 +139,10 @@ impl Api {
             }
         };
         match path {
-            "/" | "/index.html" => {
-                expect("GET")?;
-                Ok(Answer {
-                    status: 200,
-                    content_type: "text/html; charset=utf-8",
-                    body: page().to_string(),
-                })
+            "/api/board" => {
+                expect("POST")?;
+                let request: BoardRequest = requests::parse_json(body)?;
+                Answer::serialized(&BoardReply::new(&requests::board(&request)?))
             }
             "/api/info" => {
                 expect("GET")?;
@@ -184,7 +181,16 @@ impl Api {
                     .map(Answer::json)
                     .map_err(Problem::Unprocessable)
             }
-            _ => Err(Problem::NotFound(path.chars().take(100).collect())),
+            _ => {
+                let asset = asset(path)
+                    .ok_or_else(|| Problem::NotFound(path.chars().take(100).collect()))?;
+                expect("GET")?;
+                Ok(Answer {
+                    status: 200,
+                    content_type: asset.content_type,
+                    body: asset.text.to_string(),
+                })
+            }
         }
     }
 

@@ -40,8 +40,8 @@ const MAX_CONNECTIONS: usize = 64;
 const SOCKET_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// The page may load nothing from outside and talk only to this server.
-const PAGE_POLICY: &str = "default-src 'none'; script-src 'unsafe-inline'; \
-    style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; \
+const PAGE_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+    img-src data:; connect-src 'self'; base-uri 'none'; \
     form-action 'none'; frame-ancestors 'none'";
 
 /// Arguments of `apocalypse serve`.

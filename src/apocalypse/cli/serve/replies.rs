@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::apocalypse::rules::board::{square_name, Position, Side};
+use crate::apocalypse::rules::board::{square_name, Piece, Position, Side};
 use crate::apocalypse::rules::moves::declarable_moves;
 use crate::apocalypse::rules::notation::{format_move, format_position};
 use crate::apocalypse::rules::outcome::{outcome, Outcome};
@@ -95,6 +95,45 @@ impl MovesReply {
             white: moves(Side::White),
             black: moves(Side::Black),
             outcome: OutcomeReply::new(state),
+        }
+    }
+}
+
+/// A position as the page draws it: `/api/board`'s reply.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct BoardReply {
+    /// The position string, all four fields.
+    pub position: String,
+    /// The 25 squares from a1 along each rank to e5: `P`, `N`, `p`, `n` or null.
+    pub board: Vec<Option<char>>,
+    /// White's and Black's penalty points.
+    pub penalties: [u8; 2],
+    /// Consecutive quiet turns.
+    pub quiet: u8,
+    /// Turn number.
+    pub turn: u32,
+}
+
+impl BoardReply {
+    /// The reply for `pos`.
+    pub fn new(pos: &Position) -> BoardReply {
+        let board = (0..25)
+            .map(|sq| {
+                pos.piece_at(sq).map(|(side, piece)| {
+                    let letter = if piece == Piece::Footman { 'p' } else { 'n' };
+                    match side {
+                        Side::White => letter.to_ascii_uppercase(),
+                        Side::Black => letter,
+                    }
+                })
+            })
+            .collect();
+        BoardReply {
+            position: format_position(pos),
+            board,
+            penalties: pos.penalties,
+            quiet: pos.quiet,
+            turn: pos.turn,
         }
     }
 }

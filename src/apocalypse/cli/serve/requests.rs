@@ -7,9 +7,11 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use super::problem::Problem;
-use crate::apocalypse::rules::board::{Position, Side};
+use crate::apocalypse::rules::board::{square_name, Piece, Position, Side, Square};
 use crate::apocalypse::rules::moves::{declarable_moves, Move};
-use crate::apocalypse::rules::notation::{format_move, parse_move, parse_position};
+use crate::apocalypse::rules::notation::{
+    format_move, format_position, parse_move, parse_position,
+};
 use crate::apocalypse::rules::outcome::outcome;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::MAX_DEPTH;
@@ -28,6 +30,25 @@ pub struct PositionRequest {
     pub position: String,
     /// `classic` or `vchess` (default: the server's rule set).
     pub rules: Option<String>,
+}
+
+/// `{"position"}` or `{"board", "penalties", "quiet", "turn"}`: for `/api/board`. The board is
+/// 25 squares from a1 along each rank to e5, each `P`, `N` (White), `p`, `n` (Black) or null.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardRequest {
+    /// Position string or `start`.
+    pub position: Option<String>,
+    /// The pieces, square by square.
+    pub board: Option<Vec<Option<String>>>,
+    /// White's and Black's penalty points (default none).
+    #[serde(default)]
+    pub penalties: [u8; 2],
+    /// Consecutive quiet turns (default 0).
+    #[serde(default)]
+    pub quiet: u8,
+    /// Turn number (default 1).
+    pub turn: Option<u32>,
 }
 
 /// `{"position", "white", "black"[, "movetime"][, "rules"]}`: for `/api/play`. A declaration is a move
@@ -98,6 +119,46 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, Problem> {
 /// Parse a position field.
 pub fn position(text: &str) -> Result<Position, Problem> {
     parse_position(text).map_err(Problem::BadRequest)
+}
+
+/// The position a `/api/board` request gives, checked as a position string is.
+pub fn board(request: &BoardRequest) -> Result<Position, Problem> {
+    match (&request.position, &request.board) {
+        (Some(text), None) => position(text),
+        (None, Some(squares)) => {
+            if squares.len() != 25 {
+                return Err(Problem::BadRequest(format!(
+                    "invalid board: {} squares, expected 25 (a1 to e5)",
+                    squares.len()
+                )));
+            }
+            let mut pos = Position::empty();
+            for (index, piece) in squares.iter().enumerate() {
+                let (side, kind) = match piece.as_deref() {
+                    None => continue,
+                    Some("P") => (Side::White, Piece::Footman),
+                    Some("N") => (Side::White, Piece::Horseman),
+                    Some("p") => (Side::Black, Piece::Footman),
+                    Some("n") => (Side::Black, Piece::Horseman),
+                    Some(other) => {
+                        return Err(Problem::BadRequest(format!(
+                            "invalid board: unknown piece '{other}' on {}",
+                            square_name(index as Square)
+                        )))
+                    }
+                };
+                pos.put(side, kind, index as Square);
+            }
+            pos.penalties = request.penalties;
+            pos.quiet = request.quiet;
+            pos.turn = request.turn.unwrap_or(1);
+            // The position string's checks (footmen off their last rank, penalties, turn).
+            position(&format_position(&pos))
+        }
+        _ => Err(Problem::BadRequest(
+            "a board request names either a position or a board".into(),
+        )),
+    }
 }
 
 /// The rule set a request names, or `default` when it names none.
