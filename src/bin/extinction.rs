@@ -32,7 +32,7 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Search a fixed set of positions to a fixed depth; prints node count and speed.
     Bench(bench::BenchArgs),
-    /// Play fast self-play games and write quiet positions labelled with results (tuning data).
+    /// Play fast self-play games and write quiet positions labelled with the search score and the game result (training data; resumable).
     Datagen(datagen::DatagenArgs),
     /// Turn finished PGN games into labelled quiet positions (tuning data).
     ImportPgn(datagen::ImportArgs),

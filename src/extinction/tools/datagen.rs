@@ -6,11 +6,13 @@
 //! Self-play lines also carry the search's own score, White's view in centipawns, between the
 //! two (`FEN | cp | result`): the network trainer learns from it, the tuner reads the result.
 
+use std::collections::HashSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shakmaty::Color;
 
 use crate::extinction::engine::{Engine, EngineOptions};
@@ -32,9 +34,10 @@ pub struct DatagenArgs {
     /// Output file (appended to).
     #[arg(long)]
     pub out: PathBuf,
-    /// EPD/FEN file of openings (one is picked at random per game).
-    #[arg(long, default_value = "../shared/data/openings-6ply.epd")]
-    pub openings: PathBuf,
+    /// EPD/FEN file of openings (one is picked at random per game); without it every game
+    /// starts from the initial position, varied by the random plies.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
     /// Random plies played after the opening.
     #[arg(long, default_value_t = 4)]
     pub random_plies: u32,
@@ -173,8 +176,85 @@ fn play_game(start: Game, nodes: u64) -> (Vec<(String, i32)>, &'static str) {
 
 /// Run `extinction datagen`.
 pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
-    let text = std::fs::read_to_string(&args.openings)
-        .map_err(|e| format!("cannot read {}: {e}", args.openings.display()))?;
+    let openings = match &args.openings {
+        Some(path) => read_openings(path)?,
+        None => vec![Position::default().fen()],
+    };
+    let done_path = finished_games_path(&args.out);
+    let done = read_finished_games(&done_path)?;
+    let done_file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&done_path)
+        .map_err(|e| format!("cannot open {}: {e}", done_path.display()))?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| format!("cannot open {}: {e}", args.out.display()))?;
+    // The data and the list of finished games are written under one lock, game by game, so
+    // that a run stopped at any moment resumes (same command) without repeating a game.
+    let out = Mutex::new((
+        std::io::BufWriter::new(file),
+        std::io::BufWriter::new(done_file),
+    ));
+    let todo: Vec<usize> = (0..args.games).filter(|i| !done.contains(i)).collect();
+    if todo.len() < args.games {
+        eprintln!(
+            "datagen: resuming, {} of {} games already in {}",
+            args.games - todo.len(),
+            args.games,
+            args.out.display()
+        );
+    }
+    let bar = ProgressBar::with_draw_target(Some(todo.len() as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {msg}, {elapsed} (eta {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let next_game = AtomicUsize::new(0);
+    let positions = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads {
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, || {
+                while let Some(&index) = todo.get(next_game.fetch_add(1, Ordering::Relaxed)) {
+                    let mut rng = Rng::new(args.seed.wrapping_mul(1_000_003) + index as u64);
+                    let (fens, score) = match random_start(&openings, &mut rng, args.random_plies) {
+                        Some(start) => play_game(start, args.nodes),
+                        None => (Vec::new(), "0.5"),
+                    };
+                    let Ok(mut w) = out.lock() else { break };
+                    for (fen, cp) in &fens {
+                        let _ = writeln!(w.0, "{fen} | {cp} | {score}");
+                    }
+                    let _ = w.0.flush();
+                    let _ = writeln!(w.1, "{index}");
+                    let _ = w.1.flush();
+                    drop(w);
+                    let total = positions.fetch_add(fens.len(), Ordering::Relaxed) + fens.len();
+                    log::debug!("game {index}: {score}, {} positions", fens.len());
+                    bar.set_message(format!("{total} positions"));
+                    bar.inc(1);
+                }
+            });
+            if let Err(e) = spawned {
+                eprintln!("datagen: cannot start a worker: {e}");
+            }
+        }
+    });
+    bar.finish();
+    eprintln!(
+        "datagen: {} positions written to {}",
+        positions.load(Ordering::Relaxed),
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// The openings of an EPD/FEN file, one a line.
+fn read_openings(path: &Path) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let openings: Vec<String> = text
         .lines()
         .map(str::trim)
@@ -182,52 +262,25 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         .map(String::from)
         .collect();
     if openings.is_empty() {
-        return Err(format!("{}: no openings", args.openings.display()));
+        return Err(format!("{}: no openings", path.display()));
     }
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .map_err(|e| format!("cannot open {}: {e}", args.out.display()))?;
-    let out = Mutex::new(std::io::BufWriter::new(file));
-    let next_game = AtomicUsize::new(0);
-    let positions = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..args.threads {
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, || loop {
-                let index = next_game.fetch_add(1, Ordering::Relaxed);
-                if index >= args.games {
-                    break;
-                }
-                let mut rng = Rng::new(args.seed.wrapping_mul(1_000_003) + index as u64);
-                let Some(start) = random_start(&openings, &mut rng, args.random_plies) else {
-                    continue;
-                };
-                let (fens, score) = play_game(start, args.nodes);
-                positions.fetch_add(fens.len(), Ordering::Relaxed);
-                let Ok(mut w) = out.lock() else { break };
-                for (fen, cp) in &fens {
-                    let _ = writeln!(w, "{fen} | {cp} | {score}");
-                }
-                let _ = w.flush();
-                eprintln!(
-                    "game {:>5}/{}: {score:>3}, {} positions",
-                    index + 1,
-                    args.games,
-                    fens.len()
-                );
-            });
-            if let Err(e) = spawned {
-                eprintln!("datagen: cannot start a worker: {e}");
-            }
-        }
-    });
-    eprintln!(
-        "datagen: {} positions written to {}",
-        positions.load(Ordering::Relaxed),
-        args.out.display()
-    );
-    Ok(())
+    Ok(openings)
+}
+
+/// Where `datagen` lists the games already written to `out` (their indices, one a line).
+fn finished_games_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".games");
+    PathBuf::from(name)
+}
+
+/// The finished games' indices; none when the list does not exist yet.
+fn read_finished_games(path: &Path) -> Result<HashSet<usize>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text.lines().filter_map(|l| l.trim().parse().ok()).collect()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(HashSet::new()),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
 }
 
 /// Run `extinction import-pgn`.

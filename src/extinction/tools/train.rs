@@ -27,8 +27,12 @@ pub struct TrainArgs {
     /// Network file to write.
     #[arg(long)]
     pub out: PathBuf,
+    /// Start from this network file (e.g. the shipped one) instead of random weights: the
+    /// fit refines what it already knows with the new data.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 4)]
     pub epochs: usize,
     /// Positions per gradient step.
     #[arg(long, default_value_t = 4096)]
@@ -37,7 +41,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.003)]
     pub lr: f32,
     /// Share of the search's score in the target (the rest is the game's result).
-    #[arg(long, default_value_t = 0.75)]
+    #[arg(long, default_value_t = 1.0)]
     pub score_weight: f32,
     /// Share of the positions held out to measure the fit (the last ones: whole games).
     #[arg(long, default_value_t = 0.05)]
@@ -253,6 +257,25 @@ impl FloatNet {
         }
     }
 
+    /// The float weights a quantised network stands for (the inverse of
+    /// [`FloatNet::quantised`] up to rounding).
+    fn from_quantised(net: &Network) -> FloatNet {
+        let mut params = vec![0.0f32; PARAMS];
+        let mut put = |start: usize, column: &[i16; HIDDEN], scale: i32| {
+            for (j, &w) in column.iter().enumerate() {
+                params[start + j] = f32::from(w) / scale as f32;
+            }
+        };
+        for (f, column) in net.feature_weights.iter().enumerate() {
+            put(f * HIDDEN, column, QA);
+        }
+        put(FEATURE_BIAS, &net.feature_bias, QA);
+        put(OUTPUT_WEIGHTS, &net.output_weights[0], QB);
+        put(OUTPUT_WEIGHTS + HIDDEN, &net.output_weights[1], QB);
+        params[OUTPUT_BIAS] = net.output_bias as f32 / (QA * QB) as f32;
+        FloatNet { params }
+    }
+
     fn quantised(&self) -> Network {
         let q = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
         let column = |start: usize, scale: i32| {
@@ -340,7 +363,22 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         .sum::<f64>()
         / validation.len().max(1) as f64;
     eprintln!("train: held-out loss of the hand-written evaluation alone {alone:.6}");
-    let mut net = FloatNet::random(&mut rng);
+    let mut net = match &args.init {
+        None => FloatNet::random(&mut rng),
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let start =
+                Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net = FloatNet::from_quantised(&start);
+            eprintln!(
+                "train: starting from {}, held-out loss {:.6}",
+                path.display(),
+                mean_loss(&net, &data, validation)
+            );
+            net
+        }
+    };
     let mut adam = Adam {
         m: vec![0.0; PARAMS],
         v: vec![0.0; PARAMS],
@@ -492,6 +530,17 @@ mod tests {
                 grad[k]
             );
         }
+    }
+
+    #[test]
+    fn a_quantised_network_reads_back_into_the_same_floats() {
+        let net = FloatNet::random(&mut Rng::new(5)).quantised();
+        let again = FloatNet::from_quantised(&net).quantised();
+        assert_eq!(net, again);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let (features, _, _) = parse_line(&format!("{start} | 0 | 0.5"), 1.0).unwrap();
+        let float_cp = FloatNet::from_quantised(&net).forward(&features).0 * SCALE as f32;
+        assert!((float_cp - quantised_output(&net, &features) as f32).abs() < 2.0);
     }
 
     #[test]
