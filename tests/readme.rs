@@ -4,8 +4,9 @@
 //!
 //! Commands are the README's indented code lines and the backquoted cells of its tables that
 //! start with one of our programs, `xboard`, `cutechess-cli` or `cargo`. They run in a scratch
-//! directory holding links to the repository's `engines.json`, `docs/` and `target/`, with the
-//! binaries under test first on `PATH`, so `extinction ...` means this build. Limits are
+//! directory holding links to the repository's `engines.json` and `docs/` and to the binaries
+//! under test as `target/release`, with those binaries first on `PATH`, so `extinction ...`
+//! means this build. Limits are
 //! shortened only where the README shows them and a command would otherwise take minutes: a
 //! match's time control and a tablebase build's piece count. A GUI or server command is
 //! started, checked to be serving (XBoard must have started the engine, the server must answer
@@ -132,9 +133,13 @@ fn scratch_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("readme-commands-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
-    for name in ["engines.json", "docs", "target"] {
+    for name in ["engines.json", "docs"] {
         std::os::unix::fs::symlink(Path::new(REPO).join(name), dir.join(name)).expect("link");
     }
+    // The binaries under test stand where the README's commands look for them, whether cargo
+    // built them in the repository's `target/` or under CARGO_TARGET_DIR.
+    std::fs::create_dir_all(dir.join("target")).expect("scratch target dir");
+    std::os::unix::fs::symlink(binary_dir(), dir.join("target/release")).expect("link");
     dir
 }
 
