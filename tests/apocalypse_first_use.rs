@@ -111,6 +111,22 @@ fn no_build_leaves_the_directory_empty_and_the_probe_unanswered() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with(r#"{"depth": 1, "value": -1,"#), "{text}");
     assert_eq!(dir.files(), 33);
+    // `tb probe` on an empty directory builds them too.
+    let fresh = Scratch::new("probe");
+    let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        .env("APOCALYPSE_TB_DIR", &fresh.0)
+        .env_remove("APOCALYPSE_NO_TB_BUILD")
+        .args(["tb", "probe", ENDGAME, "--json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with(r#"{"value": -1,"#), "{text}");
+    assert_eq!(fresh.files(), 33);
 }
 
 #[test]

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::print::{clean, Solved};
-use super::tables::default_dir;
+use super::tables::{build_on_first_use, default_dir};
 use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::notation::{format_position, parse_position};
 use crate::apocalypse::rules::outcome::{outcome, Outcome};
@@ -158,9 +158,11 @@ pub fn probe_json(pos: &Position, tables: &Tablebases) -> Result<String, String>
     Ok(Probed::new(pos, tables)?.json())
 }
 
-/// Print the exact value of `position` and both strategies the engine would play there.
+/// Print the exact value of `position` and both strategies the engine would play there
+/// (the 4-piece tables are built into `dir` first if one is missing: `build_on_first_use`).
 pub fn probe(position: &str, dir: &Path, json: bool, rules: RuleSet) -> Result<(), String> {
     let pos = parse_position(position)?;
+    build_on_first_use(dir, rules);
     let probed = Probed::new(&pos, &Tablebases::open(dir, rules))?;
     if json {
         outln!("{}", probed.json());
