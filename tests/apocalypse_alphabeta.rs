@@ -166,6 +166,12 @@ fn it_keeps_to_its_time_per_turn() {
 #[test]
 fn selfplay_against_alphabeta_runs_and_reports() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        // No test reads or builds the per-user tablebases.
+        .env(
+            "APOCALYPSE_TB_DIR",
+            std::env::temp_dir().join("apocalypse-tests-no-tablebases"),
+        )
+        .env("APOCALYPSE_NO_TB_BUILD", "1")
         .args([
             "selfplay",
             "--games",
@@ -189,6 +195,12 @@ fn selfplay_against_alphabeta_runs_and_reports() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("2 games: W "), "{text}");
     let misuse = std::process::Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        // No test reads or builds the per-user tablebases.
+        .env(
+            "APOCALYPSE_TB_DIR",
+            std::env::temp_dir().join("apocalypse-tests-no-tablebases"),
+        )
+        .env("APOCALYPSE_NO_TB_BUILD", "1")
         .args(["selfplay", "--games", "1", "--opponent-depth", "2"])
         .output()
         .unwrap();

@@ -4,6 +4,12 @@ use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        // No test reads or builds the per-user tablebases.
+        .env(
+            "APOCALYPSE_TB_DIR",
+            std::env::temp_dir().join("apocalypse-tests-no-tablebases"),
+        )
+        .env("APOCALYPSE_NO_TB_BUILD", "1")
         .args(args)
         .output()
         .expect("run apocalypse");
@@ -93,6 +99,12 @@ fn run_with_stdout_closed(args: &[&str], input: &str) -> (Option<i32>, String) {
     let (reader, writer) = std::io::pipe().expect("pipe");
     drop(reader);
     let mut child = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        // No test reads or builds the per-user tablebases.
+        .env(
+            "APOCALYPSE_TB_DIR",
+            std::env::temp_dir().join("apocalypse-tests-no-tablebases"),
+        )
+        .env("APOCALYPSE_NO_TB_BUILD", "1")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(writer)

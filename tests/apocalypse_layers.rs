@@ -25,7 +25,8 @@ fn each_layer_uses_only_itself_and_the_layers_below() {
     assert!(graph["search::anytime"].contains("solver::pruned"));
     assert!(graph["search::anytime"].contains("search::eval"));
     assert!(graph["cli::play_human"].contains("play"));
-    assert!(graph["cli::play_human"].contains("cli::tablebase"));
+    assert!(graph["cli::play_human"].contains("cli::tables"));
+    assert!(graph["cli::serve::shelf"].contains("cli::tables"));
     assert!(graph["cli::serve::api"].contains("cli::serve::replies"));
     assert!(graph["cli::serve"].contains("cli::serve::api"));
     assert!(graph["rules::report"].contains("rules::resolve"));

@@ -5,6 +5,12 @@ use std::process::{Command, Stdio};
 
 fn play_human(input: &[u8]) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        // No test reads or builds the per-user tablebases.
+        .env(
+            "APOCALYPSE_TB_DIR",
+            std::env::temp_dir().join("apocalypse-tests-no-tablebases"),
+        )
+        .env("APOCALYPSE_NO_TB_BUILD", "1")
         .args([
             "play-human",
             "4p/5/1N3/2P2/5 00",
@@ -70,6 +76,12 @@ fn the_engine_answers_every_declared_move_and_the_board_is_redrawn() {
 /// A 4-game match at depth 1 without tablebases, with these extra options: exit code, stdout.
 fn selfplay(options: &[&str]) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        // No test reads or builds the per-user tablebases.
+        .env(
+            "APOCALYPSE_TB_DIR",
+            std::env::temp_dir().join("apocalypse-tests-no-tablebases"),
+        )
+        .env("APOCALYPSE_NO_TB_BUILD", "1")
         .args([
             "selfplay",
             "--games",

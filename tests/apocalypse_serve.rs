@@ -122,6 +122,12 @@ fn solve_and_probe_answer_what_the_command_line_prints() {
         )
         .json();
     let cli = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        // No test reads or builds the per-user tablebases.
+        .env(
+            "APOCALYPSE_TB_DIR",
+            std::env::temp_dir().join("apocalypse-tests-no-tablebases"),
+        )
+        .env("APOCALYPSE_NO_TB_BUILD", "1")
         .args(["solve", position, "--turns", "3", "--json"])
         .output()
         .expect("run apocalypse solve");
@@ -156,6 +162,12 @@ fn solve_and_probe_answer_what_the_command_line_prints() {
 /// `solve --json` from the command line with `args`, without its scheduler-dependent fields.
 fn cli_solve_json(args: &[&str]) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        // No test reads or builds the per-user tablebases.
+        .env(
+            "APOCALYPSE_TB_DIR",
+            std::env::temp_dir().join("apocalypse-tests-no-tablebases"),
+        )
+        .env("APOCALYPSE_NO_TB_BUILD", "1")
         .args(args)
         .output()
         .expect("run apocalypse solve");

@@ -27,6 +27,12 @@ fn temp_dir(name: &str) -> PathBuf {
 /// Run the `apocalypse` binary: exit code, stdout, stderr.
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        // No test reads or builds the per-user tablebases.
+        .env(
+            "APOCALYPSE_TB_DIR",
+            std::env::temp_dir().join("apocalypse-tests-no-tablebases"),
+        )
+        .env("APOCALYPSE_NO_TB_BUILD", "1")
         .args(args)
         .output()
         .unwrap();
@@ -394,6 +400,12 @@ fn command_line_build_writes_each_class_line_as_soon_as_the_class_is_finished() 
         classes_in_build_order(4).last().unwrap(),
     );
     let mut child = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
+        // No test reads or builds the per-user tablebases.
+        .env(
+            "APOCALYPSE_TB_DIR",
+            std::env::temp_dir().join("apocalypse-tests-no-tablebases"),
+        )
+        .env("APOCALYPSE_NO_TB_BUILD", "1")
         .args(["tb", "build", "--max-pieces", "4", "--dir"])
         .arg(&dir)
         .stdout(Stdio::piped())

@@ -217,6 +217,8 @@ fn spawn(words: &[String], dir: &Path) -> Child {
         .args(&words[1..])
         .current_dir(dir)
         .env("PATH", search_path())
+        // Apocalypse's tablebases go to the scratch directory, never the user's own.
+        .env("APOCALYPSE_TB_DIR", dir.join("tablebases"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -59,7 +59,8 @@ impl Reply {
 }
 
 impl ServerProcess {
-    /// `apocalypse serve --port 0` with an empty tablebase directory and `args`.
+    /// `apocalypse serve --port 0` with an empty tablebase directory and `args`, building no
+    /// tablebases.
     pub fn start(args: &[&str]) -> ServerProcess {
         let tb_dir = std::env::temp_dir().join(format!(
             "apocalypse-serve-test-{}-{}",
@@ -70,9 +71,32 @@ impl ServerProcess {
                 .as_nanos()
         ));
         std::fs::create_dir_all(&tb_dir).unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
-            .args(["serve", "--port", "0", "--tb-dir"])
-            .arg(&tb_dir)
+        let mut server = ServerProcess::start_with_tables(
+            &tb_dir,
+            false,
+            &[&["--tb-dir"], &[tb_dir.to_str().unwrap()], args].concat(),
+        );
+        server.tb_dir = tb_dir;
+        server
+    }
+
+    /// `apocalypse serve --port 0 args` with `APOCALYPSE_TB_DIR` set to `tb_dir` (which the
+    /// caller owns and removes), building the first-use tablebases there when `build`, else
+    /// with `APOCALYPSE_NO_TB_BUILD=1`.
+    pub fn start_with_tables(
+        tb_dir: &std::path::Path,
+        build: bool,
+        args: &[&str],
+    ) -> ServerProcess {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_apocalypse"));
+        command
+            .env("APOCALYPSE_TB_DIR", tb_dir)
+            .env_remove("APOCALYPSE_NO_TB_BUILD");
+        if !build {
+            command.env("APOCALYPSE_NO_TB_BUILD", "1");
+        }
+        let mut child = command
+            .args(["serve", "--port", "0"])
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -98,7 +122,7 @@ impl ServerProcess {
         ServerProcess {
             child,
             client: Client { address },
-            tb_dir,
+            tb_dir: std::path::PathBuf::new(),
         }
     }
 
@@ -174,6 +198,8 @@ impl Drop for ServerProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.tb_dir);
+        if !self.tb_dir.as_os_str().is_empty() {
+            let _ = std::fs::remove_dir_all(&self.tb_dir);
+        }
     }
 }

@@ -17,4 +17,5 @@ pub mod selfplay;
 pub mod serve;
 pub mod solve;
 pub mod tablebase;
+pub mod tables;
 pub mod tune;

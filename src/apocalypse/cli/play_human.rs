@@ -5,7 +5,7 @@
 use std::io::{BufRead, ErrorKind, Write};
 use std::path::PathBuf;
 
-use super::tablebase::open_for_search;
+use super::tables::open_for_search;
 use crate::apocalypse::play::engine_move;
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{declarable_moves, to_action, Move};
@@ -32,7 +32,8 @@ pub struct PlayHumanArgs {
     /// Random seed of the engine's draws (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Directory of the tablebase files (default `tablebases`).
+    /// Directory of the tablebase files (default: $APOCALYPSE_TB_DIR, else the per-user data
+    /// directory; the 4-piece tables are built there on first use).
     #[arg(long)]
     pub tb_dir: Option<PathBuf>,
 }

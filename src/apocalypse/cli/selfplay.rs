@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::tablebase::open_for_search;
+use super::tables::open_for_search;
 use crate::apocalypse::play::{play_game, random_opening, MatchScore, Player, TablebaseAudit};
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::notation::parse_position;
@@ -47,7 +47,8 @@ pub struct SelfplayArgs {
     /// after the start position, so that deterministic players do not replay one game.
     #[arg(long, default_value_t = 0)]
     pub random_turns: u32,
-    /// Directory of the tablebase files (default `tablebases`).
+    /// Directory of the tablebase files (default: $APOCALYPSE_TB_DIR, else the per-user data
+    /// directory; the 4-piece tables are built there on first use).
     #[arg(long)]
     pub tb_dir: Option<PathBuf>,
 }

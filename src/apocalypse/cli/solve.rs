@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::print::{clean, Solved};
-use super::tablebase::open_for_search;
+use super::tables::open_for_search;
 use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::notation::{diagram, parse_position};
 use crate::apocalypse::rules::outcome::outcome;
@@ -30,7 +30,8 @@ pub struct SolveArgs {
     /// Anytime search instead: iterative deepening to this depth (heuristic horizon).
     #[arg(long, conflicts_with = "turns")]
     pub depth: Option<u32>,
-    /// Tablebase directory for the anytime search (default `tablebases`); the exact
+    /// Tablebase directory for the anytime search (default: $APOCALYPSE_TB_DIR, else the
+    /// per-user data directory; the 4-piece tables are built there on first use); the exact
     /// N-turn solve (--turns) cannot use tablebases (their values are those of the game
     /// without a turn limit).
     #[arg(long, conflicts_with = "turns")]
@@ -76,7 +77,7 @@ pub enum SolveBy {
     Search {
         /// Depth or time.
         limits: Limits,
-        /// Directory of the tablebase files (default: `tablebase::DEFAULT_DIR`).
+        /// Directory of the tablebase files (default: `tables::default_dir()`).
         tb_dir: Option<PathBuf>,
     },
 }

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::print::{clean, Solved};
+use super::tables::{build_on_first_use, default_dir};
 use crate::apocalypse::rules::board::Position;
 use crate::apocalypse::rules::notation::{format_position, parse_position};
 use crate::apocalypse::rules::outcome::{outcome, Outcome};
@@ -11,7 +12,7 @@ use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::tablebase::build::{self, BuildOptions, ClassSummary};
 use crate::apocalypse::tablebase::index::classes_in_build_order;
 use crate::apocalypse::tablebase::limit::LAYER_WEIGHT;
-use crate::apocalypse::tablebase::{ClassKey, Tablebases, DEFAULT_DIR, VERIFY_TOLERANCE};
+use crate::apocalypse::tablebase::{ClassKey, Tablebases, VERIFY_TOLERANCE};
 use crate::console::outln;
 
 /// Arguments of `apocalypse tb`.
@@ -29,8 +30,9 @@ pub enum TbAction {
         /// Largest number of pieces on the board.
         #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
         max_pieces: u32,
-        /// Directory of the tablebase files.
-        #[arg(long, default_value = DEFAULT_DIR)]
+        /// Directory of the tablebase files (default: $APOCALYPSE_TB_DIR, else the per-user
+        /// data directory).
+        #[arg(long, default_value_os_t = default_dir())]
         dir: PathBuf,
         /// Stop iterating a block after this many value-iteration passes (reported if not
         /// converged).
@@ -42,8 +44,9 @@ pub enum TbAction {
         /// Position `BOARD [PENALTIES [QUIET [TURN]]]` (quote it); the quiet counter is ignored.
         #[arg(required = true)]
         position: Vec<String>,
-        /// Directory of the tablebase files.
-        #[arg(long, default_value = DEFAULT_DIR)]
+        /// Directory of the tablebase files (default: $APOCALYPSE_TB_DIR, else the per-user
+        /// data directory).
+        #[arg(long, default_value_os_t = default_dir())]
         dir: PathBuf,
         /// Print one JSON object.
         #[arg(long)]
@@ -51,8 +54,9 @@ pub enum TbAction {
     },
     /// Check the fixed point on every position of every class (or of one class).
     Verify {
-        /// Directory of the tablebase files.
-        #[arg(long, default_value = DEFAULT_DIR)]
+        /// Directory of the tablebase files (default: $APOCALYPSE_TB_DIR, else the per-user
+        /// data directory).
+        #[arg(long, default_value_os_t = default_dir())]
         dir: PathBuf,
         /// Only this class, e.g. `PNvp-00`.
         #[arg(long)]
@@ -91,28 +95,6 @@ pub fn build(
     let summaries = build::build(&opts, print_class_line)?;
     print_build_totals(&summaries, started.elapsed().as_secs_f64());
     Ok(())
-}
-
-/// The tablebases a search uses: those in `dir` when the command line names one, else those
-/// in the default directory. A named directory that holds no tablebase file is reported in one
-/// line on stderr (the search carries on without); a missing default directory is not.
-pub fn open_for_search(dir: Option<&Path>, rules: RuleSet) -> Tablebases {
-    let Some(dir) = dir else {
-        return Tablebases::open(Path::new(DEFAULT_DIR), rules);
-    };
-    let tables = Tablebases::open(dir, rules);
-    if tables.max_pieces() == 0 {
-        let why = if dir.is_dir() {
-            format!("holds no tablebase files for the {} rules", rules.name())
-        } else {
-            "does not exist".to_string()
-        };
-        eprintln!(
-            "apocalypse: tablebase directory {} {why}; searching without tablebases",
-            dir.display()
-        );
-    }
-    tables
 }
 
 /// What a probe finds: a finished game, or the exact value and both strategies.
@@ -176,9 +158,11 @@ pub fn probe_json(pos: &Position, tables: &Tablebases) -> Result<String, String>
     Ok(Probed::new(pos, tables)?.json())
 }
 
-/// Print the exact value of `position` and both strategies the engine would play there.
+/// Print the exact value of `position` and both strategies the engine would play there
+/// (the 4-piece tables are built into `dir` first if one is missing: `build_on_first_use`).
 pub fn probe(position: &str, dir: &Path, json: bool, rules: RuleSet) -> Result<(), String> {
     let pos = parse_position(position)?;
+    build_on_first_use(dir, rules);
     let probed = Probed::new(&pos, &Tablebases::open(dir, rules))?;
     if json {
         outln!("{}", probed.json());

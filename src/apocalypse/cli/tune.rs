@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use super::tables::default_dir;
 use crate::apocalypse::play::{engine_move, random_opening};
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::outcome::outcome;
@@ -18,7 +19,7 @@ use crate::apocalypse::search::anytime::Limits;
 use crate::apocalypse::search::eval::{features, weights::WEIGHTS, FEATURES};
 use crate::apocalypse::search::fit::{fit_weights, mean_squared_error, Sample};
 use crate::apocalypse::tablebase::index::classes_in_build_order;
-use crate::apocalypse::tablebase::{ClassIndex, Tablebases, DEFAULT_DIR};
+use crate::apocalypse::tablebase::{ClassIndex, Tablebases};
 use crate::console::outln;
 use crate::rng::Rng;
 
@@ -37,8 +38,9 @@ pub struct TuneArgs {
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Directory of the tablebase files (needed: they label positions).
-    #[arg(long, default_value = DEFAULT_DIR)]
+    /// Directory of the tablebase files (needed: they label positions; default:
+    /// $APOCALYPSE_TB_DIR, else the per-user data directory).
+    #[arg(long, default_value_os_t = default_dir())]
     pub tb_dir: PathBuf,
 }
 

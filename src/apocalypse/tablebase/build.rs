@@ -43,6 +43,9 @@ pub struct BuildOptions {
     pub max_iterations: u32,
     /// Draw a progress bar on stderr.
     pub progress: bool,
+    /// Count progress on this bar instead (its length is set to the positions to build); a
+    /// hidden bar lets a caller read the progress without anything drawn.
+    pub bar: Option<ProgressBar>,
 }
 
 impl BuildOptions {
@@ -55,6 +58,7 @@ impl BuildOptions {
             tolerance: 1e-11,
             max_iterations: 100_000,
             progress: true,
+            bar: None,
         }
     }
 }
@@ -288,7 +292,11 @@ pub fn build(
     let classes = classes_in_build_order(opts.max_pieces);
     let indices: Vec<ClassIndex> = classes.iter().map(|&k| ClassIndex::new(k)).collect();
     let total: u64 = indices.iter().map(ClassIndex::len).sum();
-    let bar = if opts.progress {
+    let bar = if let Some(bar) = &opts.bar {
+        bar.set_length(total);
+        bar.set_position(0);
+        bar.clone()
+    } else if opts.progress {
         ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
     } else {
         ProgressBar::hidden()

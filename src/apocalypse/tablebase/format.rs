@@ -224,11 +224,12 @@ pub fn decode(
     })
 }
 
-/// Write a class file atomically (temporary file, then rename), so an interrupted build never
-/// leaves a half-written file under the final name.
+/// Write a class file atomically (a temporary file named after this process, then a rename),
+/// so an interrupted build never leaves a half-written file under the final name, and two
+/// processes building the same class at once never write into one file.
 pub fn write_atomically(dir: &Path, file: &ClassFile) -> Result<u64, String> {
     let path = path_of(dir, &file.key);
-    let tmp = path.with_extension("tb.tmp");
+    let tmp = path.with_extension(format!("tb.{}.tmp", std::process::id()));
     let bytes = encode(file);
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;

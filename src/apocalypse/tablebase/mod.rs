@@ -20,8 +20,5 @@ pub mod values;
 pub use index::{ClassIndex, ClassKey};
 pub use probe::{ProgressStrategy, RootGame, Tablebases};
 
-/// Default directory of tablebase files.
-pub const DEFAULT_DIR: &str = "tablebases";
-
 /// Tolerance of the fixed-point check: a stored value equals its matrix game's value to this.
 pub const VERIFY_TOLERANCE: f64 = 1e-9;

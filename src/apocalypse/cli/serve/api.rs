@@ -1,10 +1,13 @@
 //! The server's answers: the page at `/` and its style sheet and script modules, the limits at `GET /api/info`, and the JSON API
 //! (`POST /api/board`, `/api/moves`, `/api/play`, `/api/solve`, `/api/probe`) over the rules, the search,
-//! the exact solver and the tablebases, under the rule set a request names (`"rules"`) or the
+//! the exact solver and the tablebases (`GET /api/tablebases` and `POST /api/tablebases/build`
+//! report and build them), under the rule set a request names (`"rules"`) or the
 //! server's default. No sockets here: a request is a method, a path and a
 //! body, an answer a status, a content type and a body, so every route is tested directly.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -13,9 +16,10 @@ use super::page::asset;
 use super::problem::Problem;
 use super::replies::{side_key, BoardReply, EngineChoice, InfoReply, MovesReply, TurnReply};
 use super::requests::{
-    self, Analysis, BoardRequest, Declarer, PlayRequest, PositionRequest, SolveRequest,
-    MAX_MOVETIME_MS, MAX_TURNS,
+    self, Analysis, BoardRequest, BuildRequest, Declarer, PlayRequest, PositionRequest,
+    SolveRequest, MAX_MOVETIME_MS, MAX_TURNS,
 };
+use super::shelf::Shelf;
 use crate::apocalypse::cli::print::clean;
 use crate::apocalypse::cli::solve::{iteration_json, turns_json};
 use crate::apocalypse::cli::tablebase::probe_json;
@@ -54,6 +58,12 @@ impl Answer {
         }
     }
 
+    fn serialized_with(status: u16, reply: &impl Serialize) -> Result<Answer, Problem> {
+        let mut answer = Answer::serialized(reply)?;
+        answer.status = status;
+        Ok(answer)
+    }
+
     fn serialized(reply: &impl Serialize) -> Result<Answer, Problem> {
         serde_json::to_string(reply)
             .map(Answer::json)
@@ -74,7 +84,7 @@ impl Answer {
 /// and thinking time, a source of seeds for the engine's draws and a count of analyses
 /// running.
 pub struct Api {
-    tables: [Tablebases; 2],
+    tables: Shelf,
     rules: RuleSet,
     movetime_ms: u64,
     seed: u64,
@@ -94,15 +104,33 @@ impl Drop for Running<'_> {
 impl Api {
     /// An API over the tablebases `open_tables` gives for each rule set, playing `rules`
     /// unless a request names others, the engine thinking `movetime_ms` by default, its draws
-    /// seeded from `seed`.
+    /// seeded from `seed`. It builds no tablebases unless given a directory
+    /// (`building_into`).
+    #[cfg(test)]
     pub fn new(
         open_tables: impl Fn(RuleSet) -> Tablebases,
         rules: RuleSet,
         movetime_ms: u64,
         seed: u64,
     ) -> Api {
+        Api::with_shelf(Shelf::new(open_tables, None), rules, movetime_ms, seed)
+    }
+
+    /// An API whose tablebases are those of `dir` (opened for each rule set), which
+    /// `POST /api/tablebases/build` builds into; otherwise as `new`.
+    pub fn building_into(dir: PathBuf, rules: RuleSet, movetime_ms: u64, seed: u64) -> Api {
+        let open = |r| Tablebases::open(&dir, r);
+        Api::with_shelf(
+            Shelf::new(open, Some(dir.clone())),
+            rules,
+            movetime_ms,
+            seed,
+        )
+    }
+
+    fn with_shelf(tables: Shelf, rules: RuleSet, movetime_ms: u64, seed: u64) -> Api {
         Api {
-            tables: RuleSet::ALL.map(open_tables),
+            tables,
             rules,
             movetime_ms: movetime_ms.clamp(1, MAX_MOVETIME_MS),
             seed,
@@ -111,12 +139,9 @@ impl Api {
         }
     }
 
-    /// The tablebases of `rules`.
-    fn tables(&self, rules: RuleSet) -> &Tablebases {
-        self.tables
-            .iter()
-            .find(|t| t.rules() == rules)
-            .unwrap_or(&self.tables[0])
+    /// The tablebases of `rules` as they are now (a finished build replaces them).
+    fn tables(&self, rules: RuleSet) -> Arc<Tablebases> {
+        self.tables.get(rules)
     }
 
     /// The rule set a request names, else the server's.
@@ -155,6 +180,17 @@ impl Api {
                     rules: self.rules.name(),
                 })
             }
+            "/api/tablebases" => {
+                expect("GET")?;
+                Answer::serialized(&self.tables.status(self.rules))
+            }
+            "/api/tablebases/build" => {
+                expect("POST")?;
+                let request: BuildRequest = requests::parse_json(body)?;
+                let max_pieces = requests::build_pieces(&request)?;
+                self.tables.start_build(max_pieces, self.rules)?;
+                Answer::serialized_with(202, &self.tables.status(self.rules))
+            }
             "/api/moves" => {
                 expect("POST")?;
                 let request: PositionRequest = requests::parse_json(body)?;
@@ -177,7 +213,7 @@ impl Api {
                 let request: PositionRequest = requests::parse_json(body)?;
                 let tables = self.tables(self.rules(&request.rules)?);
                 let pos = requests::position(&request.position)?;
-                probe_json(&pos, tables)
+                probe_json(&pos, &tables)
                     .map(Answer::json)
                     .map_err(Problem::Unprocessable)
             }
@@ -215,7 +251,7 @@ impl Api {
             }
             Analysis::Search { depth, movetime_ms } => {
                 let limits = Limits::new(depth, Some(movetime_ms));
-                anytime::search(&pos, limits, self.tables(rules), |_| {})
+                anytime::search(&pos, limits, &self.tables(rules), |_| {})
                     .map(|it| Answer::json(iteration_json(&it)))
                     .ok_or_else(|| Problem::Internal("the search completed no iteration".into()))
             }
@@ -259,7 +295,7 @@ impl Api {
         let draw = self.draws.fetch_add(1, Ordering::Relaxed);
         let mut rng = Rng::new(self.seed ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let limits = Limits::new(None, Some(movetime_ms));
-        let (m, iteration) = engine_move(pos, side, limits, self.tables(rules), &mut rng);
+        let (m, iteration) = engine_move(pos, side, limits, &self.tables(rules), &mut rng);
         let it = iteration
             .ok_or_else(|| Problem::Internal("the search completed no iteration".into()))?;
         let (moves, probs) = it.root.strategy(side);

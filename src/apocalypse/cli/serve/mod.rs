@@ -12,6 +12,7 @@ mod page;
 mod problem;
 mod replies;
 mod requests;
+mod shelf;
 
 use std::io::Read;
 use std::net::{IpAddr, SocketAddr, TcpListener};
@@ -26,8 +27,8 @@ use oxhttp::Server;
 
 use self::api::{Answer, Api};
 use self::problem::Problem;
+use crate::apocalypse::cli::tables::{build_on_first_use, default_dir};
 use crate::apocalypse::rules::ruleset::RuleSet;
-use crate::apocalypse::tablebase::{Tablebases, DEFAULT_DIR};
 use crate::console::outln;
 
 /// Largest request body read, in bytes: a request holds a position and a few fields.
@@ -53,8 +54,9 @@ pub struct ServeArgs {
     /// Address to listen on; the default serves this machine only.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: IpAddr,
-    /// Directory of the tablebase files.
-    #[arg(long, default_value = DEFAULT_DIR)]
+    /// Directory of the tablebase files (default: $APOCALYPSE_TB_DIR, else the per-user data
+    /// directory; the 4-piece tables are built there on first use).
+    #[arg(long, default_value_os_t = default_dir())]
     pub tb_dir: PathBuf,
     /// The engine's thinking time per move in milliseconds (the page may ask for up to 10000).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000))]
@@ -92,8 +94,9 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64);
-    let api = Arc::new(Api::new(
-        |rules| Tablebases::open(&options.tb_dir, rules),
+    build_on_first_use(&options.tb_dir, options.rules);
+    let api = Arc::new(Api::building_into(
+        options.tb_dir.clone(),
         options.rules,
         options.movetime_ms,
         seed,

@@ -18,7 +18,7 @@ const CSS: &str = "text/css; charset=utf-8";
 const SCRIPT: &str = "text/javascript; charset=utf-8";
 
 /// Every file of the page; `/` is also served as `/index.html`.
-pub const ASSETS: [Asset; 10] = [
+pub const ASSETS: [Asset; 11] = [
     Asset {
         path: "/",
         content_type: HTML,
@@ -68,6 +68,11 @@ pub const ASSETS: [Asset; 10] = [
         path: "/input.js",
         content_type: SCRIPT,
         text: include_str!("web/input.js"),
+    },
+    Asset {
+        path: "/tables.js",
+        content_type: SCRIPT,
+        text: include_str!("web/tables.js"),
     },
 ];
 

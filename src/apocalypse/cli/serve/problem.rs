@@ -15,6 +15,8 @@ pub enum Problem {
         /// The method the endpoint takes.
         allowed: &'static str,
     },
+    /// 409: the request conflicts with work under way (a tablebase build already running).
+    Conflict(String),
     /// 413: a body over the limit (in bytes).
     TooLarge(usize),
     /// 422: a well-formed request that cannot be answered (the game is over, a position the
@@ -33,6 +35,7 @@ impl Problem {
             Problem::BadRequest(_) => 400,
             Problem::NotFound(_) => 404,
             Problem::MethodNotAllowed { .. } => 405,
+            Problem::Conflict(_) => 409,
             Problem::TooLarge(_) => 413,
             Problem::Unprocessable(_) => 422,
             Problem::Internal(_) => 500,
@@ -43,7 +46,10 @@ impl Problem {
     /// The message, on one line.
     pub fn message(&self) -> String {
         let text = match self {
-            Problem::BadRequest(m) | Problem::Unprocessable(m) | Problem::Internal(m) => m.clone(),
+            Problem::BadRequest(m)
+            | Problem::Conflict(m)
+            | Problem::Unprocessable(m)
+            | Problem::Internal(m) => m.clone(),
             Problem::NotFound(path) => format!("no such page or endpoint: {path}"),
             Problem::MethodNotAllowed { allowed } => format!("use {allowed} here"),
             Problem::TooLarge(limit) => format!("request body over {limit} bytes"),
@@ -71,6 +77,7 @@ mod tests {
         assert_eq!(p.message(), "a b  c");
         assert_eq!(p.to_string(), "400 a b  c");
         assert_eq!(Problem::Busy(8).status(), 503);
+        assert_eq!(Problem::Conflict("building".into()).status(), 409);
         assert!(Problem::TooLarge(16384).message().contains("16384"));
     }
 }

@@ -22,6 +22,29 @@ pub const MAX_MOVETIME_MS: u64 = 10_000;
 /// Most turns an exact solve may look ahead (a few seconds at most on one core).
 pub const MAX_TURNS: u32 = 6;
 
+/// `{"max_pieces"}`: for `POST /api/tablebases/build` (4 or 5).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildRequest {
+    /// Build every class with at most this many pieces.
+    pub max_pieces: u32,
+}
+
+/// The piece counts a build request may ask for: 4 takes seconds, 5 minutes.
+pub const BUILDABLE_PIECES: [u32; 2] = [4, 5];
+
+/// The piece count of a build request, checked.
+pub fn build_pieces(request: &BuildRequest) -> Result<u32, Problem> {
+    if BUILDABLE_PIECES.contains(&request.max_pieces) {
+        Ok(request.max_pieces)
+    } else {
+        Err(Problem::BadRequest(format!(
+            "max_pieces must be 4 or 5, not {}",
+            request.max_pieces
+        )))
+    }
+}
+
 /// `{"position"[, "rules"]}`: for `/api/moves` and `/api/probe`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

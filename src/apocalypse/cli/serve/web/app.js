@@ -6,9 +6,11 @@ import { START } from "./codec.js";
 import { api } from "./api.js";
 import { $, state, setPosition, announce } from "./board.js";
 import { setMode, wire } from "./input.js";
+import { wireTables } from "./tables.js";
 
 export async function start() {
   wire();
+  wireTables();
   try {
     const info = await api("/api/info");
     state.movetime = info.movetime;
