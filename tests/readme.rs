@@ -250,17 +250,16 @@ fn parents() -> HashMap<u32, u32> {
     map
 }
 
-/// Command lines of every process descended from `root`.
-fn descendants_command_lines(root: u32) -> Vec<String> {
+/// Every process descended from `root`.
+fn descendants(root: u32) -> Vec<u32> {
     let parents = parents();
-    let mut lines = Vec::new();
+    let mut found = Vec::new();
     for (&pid, _) in parents.iter() {
         let mut p = pid;
         let mut depth = 0;
         while let Some(&parent) = parents.get(&p) {
             if parent == root {
-                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-                lines.push(String::from_utf8_lossy(&cmdline).replace('\0', " "));
+                found.push(pid);
                 break;
             }
             p = parent;
@@ -270,7 +269,28 @@ fn descendants_command_lines(root: u32) -> Vec<String> {
             }
         }
     }
-    lines
+    found
+}
+
+/// Command lines of every process descended from `root`.
+fn descendants_command_lines(root: u32) -> Vec<String> {
+    descendants(root)
+        .into_iter()
+        .map(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            String::from_utf8_lossy(&cmdline).replace('\0', " ")
+        })
+        .collect()
+}
+
+/// Stop `child` and everything it started: `xvfb-run` is a shell script, and killing it alone
+/// would leave Xvfb, XBoard and the engine running.
+fn stop_tree(child: &mut Child) {
+    let pids: Vec<String> = descendants(child.id()).iter().map(u32::to_string).collect();
+    if !pids.is_empty() {
+        let _ = Command::new("kill").arg("-TERM").args(&pids).status();
+    }
+    stop(child);
 }
 
 /// XBoard under Xvfb: the GUI must start the engine the README names, with the protocol it
@@ -313,7 +333,7 @@ fn check_xboard(words: &[String], dir: &Path) {
         std::thread::sleep(Duration::from_millis(200));
     };
     let still_running = gui.try_wait().expect("wait").is_none();
-    stop(&mut gui);
+    stop_tree(&mut gui);
     assert!(
         started,
         "`{}` did not start `{engine}` within 20 s",
