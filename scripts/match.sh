@@ -8,13 +8,15 @@
 #                    [--games 200] [--concurrency 1] [--threads 1] [--hash 32]
 #                    [--opp-threads 1] [--sprt "elo0=0 elo1=10 alpha=0.05 beta=0.05"]
 #                    [--pgn FILE] [--openings FILE] [--nodes N] [--margin MS] [--debug]
-#                    [--opp-option "NAME=VALUE"]...
+#                    [--opp-option "NAME=VALUE"]... [--start N]
 #
 # --margin MS lets engines overstep their clock by MS milliseconds before cutechess-cli calls a
 # time loss (its timemargin); --debug adds every line to and from the engines to the output
 # (cutechess-cli -debug all), which benches/soak.sh reads. --opp-option sets a UCI/XBoard
 # option of the opponent only (repeatable), e.g. "Move Overhead=300" for Fairy-Stockfish, which
 # otherwise loses on time when the machine is loaded.
+# --start N begins at the Nth opening of the file (1-based), so a long match can be played in
+# parts (e.g. openings 1-60 one day, --start 61 the next) and the parts' scores added.
 # --nodes N plays tc=inf with N nodes per move: a screen that the machine's load cannot skew
 # (it ignores speed, so a change is accepted only by a time-control SPRT).
 #
@@ -28,7 +30,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cutechess="${CUTECHESS:-cutechess-cli}"
 engine="$root/target/release/extinction"
 opponent=fsf-master proto=uci tc=5+0.05 games=200 concurrency=1 threads=1 hash=32 opp_threads=1
-sprt="" pgn="" nodes="" margin="" debug="" opp_options=() openings="$root/../shared/data/openings-6ply.epd"
+start=1 sprt="" pgn="" nodes="" margin="" debug="" opp_options=() openings="$root/../shared/data/openings-6ply.epd"
 while [ $# -gt 0 ]; do
   case "$1" in
     --opponent) opponent="$2"; shift 2 ;;
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
     --sprt) sprt="$2"; shift 2 ;;
     --pgn) pgn="$2"; shift 2 ;;
     --openings) openings="$2"; shift 2 ;;
+    --start) start="$2"; shift 2 ;;
     --nodes) nodes="$2"; shift 2 ;;
     --margin) margin="$2"; shift 2 ;;
     --debug) debug=1; shift ;;
@@ -78,5 +81,5 @@ each=(tc="$tc")
 [ -n "$nodes" ] && each=(tc=inf nodes="$nodes")
 [ -n "$margin" ] && each+=(timemargin="$margin")
 exec "$cutechess" "${ours[@]}" "${theirs[@]}" -variant extinction -each "${each[@]}" \
-  -openings file="$openings" format=epd order=sequential -repeat -games 2 -rounds "$rounds" \
+  -openings file="$openings" format=epd order=sequential start="$start" -repeat -games 2 -rounds "$rounds" \
   -concurrency "$concurrency" -recover -ratinginterval 20 "${extra[@]}"
