@@ -18,14 +18,7 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "apocalypse-first-use-{name}-{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos()
-        ));
+        let dir = serve_process::unique_temp_path(&format!("apocalypse-first-use-{name}"));
         let _ = std::fs::remove_dir_all(&dir);
         Scratch(dir)
     }

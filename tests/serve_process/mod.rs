@@ -5,6 +5,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -58,18 +59,24 @@ impl Reply {
     }
 }
 
+/// A path under the temporary directory that no other test or run uses: `prefix`, the process
+/// id and the time in nanoseconds.
+pub fn unique_temp_path(prefix: &str) -> PathBuf {
+    std::env::temp_dir().join(format!(
+        "{prefix}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ))
+}
+
 impl ServerProcess {
     /// `apocalypse serve --port 0` with an empty tablebase directory and `args`, building no
     /// tablebases.
     pub fn start(args: &[&str]) -> ServerProcess {
-        let tb_dir = std::env::temp_dir().join(format!(
-            "apocalypse-serve-test-{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos()
-        ));
+        let tb_dir = unique_temp_path("apocalypse-serve-test");
         std::fs::create_dir_all(&tb_dir).unwrap();
         let mut server = ServerProcess::start_with_tables(
             &tb_dir,
