@@ -142,3 +142,46 @@ fn the_model_learns_to_predict_a_fixed_depth_alpha_beta_player() {
         "predicted {right} of {turns} moves of a depth-2 player"
     );
 }
+
+#[test]
+fn against_a_biased_player_the_learned_model_earns_a_budget_and_strays() {
+    use variant_engines::apocalypse::play::{play_game, Player};
+    use variant_engines::apocalypse::scripted::Bias;
+    use variant_engines::apocalypse::search::opponent_model::{ExploitStats, ModelKind};
+    let tables = Tablebases::none(RuleSet::Classic);
+    let mut rng = Rng::new(11);
+    let limits = Limits {
+        depth: Some(2),
+        movetime: None,
+    };
+    let mut total = ExploitStats::default();
+    let mut openings = Rng::new(5);
+    for game in 0..8 {
+        let start = variant_engines::apocalypse::play::random_opening(
+            &Position::start(),
+            2,
+            RuleSet::Classic,
+            &mut openings,
+        )
+        .unwrap();
+        let players = if game % 2 == 0 {
+            [
+                Player::Exploiter(ModelKind::Learned),
+                Player::Scripted(Bias::HorsemenFirst, Some(2)),
+            ]
+        } else {
+            [
+                Player::Scripted(Bias::HorsemenFirst, Some(2)),
+                Player::Exploiter(ModelKind::Learned),
+            ]
+        };
+        let (_, _, stats) = play_game(&start, players, limits, &tables, &mut rng);
+        total.add(&stats);
+    }
+    assert!(total.predicted > 0, "{total:?}");
+    // The player's habit makes its moves predictable and worse than optimal play: the model
+    // is right on some turns, the gifts add up, and the engine stakes them.
+    assert!(total.right > 0, "{total:?}");
+    assert!(total.gifts > 0.0, "{total:?}");
+    assert!(total.strayed > 0, "{total:?}");
+}

@@ -4,6 +4,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn play_human(input: &[u8]) -> (Option<i32>, String, String) {
+    play_human_with(input, &[])
+}
+
+fn play_human_with(input: &[u8], options: &[&str]) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_apocalypse"))
         // No test reads or builds the per-user tablebases.
         .env(
@@ -21,6 +25,7 @@ fn play_human(input: &[u8]) -> (Option<i32>, String, String) {
             "--tb-dir",
             "/nonexistent",
         ])
+        .args(options)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -71,6 +76,17 @@ fn the_engine_answers_every_declared_move_and_the_board_is_redrawn() {
         "{out}"
     );
     assert!(out.matches("   a b c d e").count() > turns, "{out}");
+}
+
+#[test]
+fn the_engine_says_what_it_thinks_of_the_person_unless_told_not_to_model_them() {
+    let (code, out, _) = play_human(b"b3c5\n");
+    assert_eq!(code, Some(0));
+    assert!(out.contains("Engine's model of you: trust 0 %"), "{out}");
+    let (code, out, _) = play_human_with(b"b3c5\n", &["--no-exploit"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("You declared b3c5"), "{out}");
+    assert!(!out.contains("model of you"), "{out}");
 }
 
 /// A 4-game match at depth 1 without tablebases, with these extra options: exit code, stdout.

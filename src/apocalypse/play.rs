@@ -1,6 +1,6 @@
 //! Playing games: the engine's move drawn from its search, engine matches against a
-//! uniform-random player, the pure-strategy alpha-beta player or itself, their score and the
-//! audit of the engine's play in tablebase positions.
+//! uniform-random player, the pure-strategy alpha-beta player, a scripted biased player or
+//! itself, their score and the audit of the engine's play in tablebase positions.
 
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::{legal_moves, Move};
@@ -8,9 +8,10 @@ use crate::apocalypse::rules::notation::{format_move, format_position};
 use crate::apocalypse::rules::outcome::{outcome, Outcome, Reason, QUIET_LIMIT};
 use crate::apocalypse::rules::resolve::resolve;
 use crate::apocalypse::rules::ruleset::RuleSet;
+use crate::apocalypse::scripted::{scripted_move, Bias};
 use crate::apocalypse::search::alphabeta::AlphaBeta;
 use crate::apocalypse::search::anytime::{Iteration, Limits, Searcher};
-use crate::apocalypse::search::opponent_model::{ExploitStats, SafeExploiter};
+use crate::apocalypse::search::opponent_model::{ExploitStats, ModelKind, SafeExploiter};
 use crate::apocalypse::tablebase::Tablebases;
 use crate::rng::Rng;
 
@@ -78,15 +79,18 @@ pub fn random_opening(
 pub enum Player {
     /// The searching engine.
     Engine,
-    /// The searching engine, safely exploiting a model of the alpha-beta player
+    /// The searching engine, safely exploiting a model of its opponent
     /// (`search::opponent_model`): it strays from its optimal strategy only by the value the
     /// opponent has given away.
-    Exploiter,
+    Exploiter(ModelKind),
     /// Uniform over legal moves.
     Random,
     /// The pure-strategy serialized alpha-beta player (`search::alphabeta`), with the
     /// engine's time per turn and this depth cap (the engine's depth limit when `None`).
     AlphaBeta(Option<u32>),
+    /// The alpha-beta player (with this depth cap) playing the best of the moves its bias
+    /// prefers (`scripted`).
+    Scripted(Bias, Option<u32>),
 }
 
 /// How the engine played in tablebase positions during a match: whether its mixed strategy
@@ -164,8 +168,10 @@ pub fn play_game(
     let rules = tables.rules();
     let mut pos = *start;
     let mut audit = TablebaseAudit::default();
-    let mut exploiters = Side::BOTH
-        .map(|side| (players[side.index()] == Player::Exploiter).then(|| SafeExploiter::new(side)));
+    let mut exploiters = Side::BOTH.map(|side| match players[side.index()] {
+        Player::Exploiter(kind) => Some(SafeExploiter::modelling(side, kind)),
+        _ => None,
+    });
     let stats = |exploiters: &[Option<SafeExploiter>; 2]| {
         let mut total = ExploitStats::default();
         for e in exploiters.iter().flatten() {
@@ -193,7 +199,7 @@ pub fn play_game(
                     }
                     m
                 }
-                Player::Exploiter => {
+                Player::Exploiter(_) => {
                     let exploiter = exploiters[side.index()]
                         .as_mut()
                         .expect("an exploiter for each exploiting side");
@@ -222,6 +228,13 @@ pub fn play_game(
                         Side::Black => -c.value,
                     });
                     choice.map_or(Move::FORFEIT, |c| c.best)
+                }
+                Player::Scripted(bias, depth) => {
+                    let own = Limits {
+                        depth: depth.or(limits.depth),
+                        ..limits
+                    };
+                    scripted_move(&pos, side, bias, own, tables)
                 }
             };
         }

@@ -1,6 +1,8 @@
 //! `apocalypse play-human`: a person declares moves in the terminal, the engine answers with a
 //! move drawn from the strategy its search finds, and the board and what happened are printed
-//! after every turn.
+//! after every turn. By default the engine learns a model of the person's moves and safely
+//! exploits it: it strays from its optimal strategy only by the value the person has given
+//! away, and says how far it trusts its model.
 
 use std::io::{BufRead, ErrorKind, Write};
 use std::path::PathBuf;
@@ -15,6 +17,7 @@ use crate::apocalypse::rules::report::describe_turn;
 use crate::apocalypse::rules::resolve::resolve_declared;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::Limits;
+use crate::apocalypse::search::opponent_model::{ModelKind, ModelReport, SafeExploiter};
 use crate::apocalypse::tablebase::Tablebases;
 use crate::rng::Rng;
 
@@ -29,6 +32,9 @@ pub struct PlayHumanArgs {
     /// Engine time per turn in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub movetime: u64,
+    /// Play the optimal strategy only, without modelling the person.
+    #[arg(long)]
+    pub no_exploit: bool,
     /// Random seed of the engine's draws (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -67,19 +73,35 @@ pub fn run(args: &PlayHumanArgs, rules: RuleSet) -> Result<(), String> {
     let limits = Limits::new(None, Some(args.movetime));
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout();
-    match play_human(
-        &pos,
+    let game = Game {
+        start: pos,
         human,
         limits,
-        &tables,
-        &mut rng,
-        &mut input,
-        &mut output,
-    ) {
+        exploit: !args.no_exploit,
+    };
+    match play_human(&game, &tables, &mut rng, &mut input, &mut output) {
         Ok(_) => Ok(()),
         Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(format!("terminal error: {e}")),
     }
+}
+
+/// One line on what the engine thinks of the person: how far it trusts its model, what it
+/// may stake and whether it strayed from its optimal strategy this turn.
+fn model_line(report: &ModelReport) -> String {
+    let use_ = if report.strayed > 0.0 {
+        format!(
+            "this turn it moved {:.0} % of its strategy towards the best reply",
+            100.0 * report.strayed
+        )
+    } else {
+        "this turn it played its optimal strategy".to_string()
+    };
+    format!(
+        "Engine's model of you: trust {:.0} %, value you have given away {:+.3}; {use_}.",
+        100.0 * report.trust,
+        report.budget
+    )
 }
 
 /// Read one line; `None` at end of input, `Some(Err(..))` for a line that is not UTF-8 text
@@ -92,20 +114,31 @@ fn read_line(input: &mut impl BufRead) -> Option<Result<String, std::string::Fro
     }
 }
 
-/// A person (on `input`/`output`) plays `human` against the engine from `start`; the
-/// outcome, or `None` when the person quits or the input ends.
-fn play_human(
-    start: &Position,
+/// A game against a person: where it starts, the person's side, the engine's limits and
+/// whether the engine models the person.
+struct Game {
+    start: Position,
     human: Side,
     limits: Limits,
+    exploit: bool,
+}
+
+/// A person (on `input`/`output`) plays a game against the engine; the outcome, or `None`
+/// when the person quits or the input ends.
+fn play_human(
+    game: &Game,
     tables: &Tablebases,
     rng: &mut Rng,
     input: &mut impl BufRead,
     output: &mut impl Write,
 ) -> std::io::Result<Option<Outcome>> {
     let rules = tables.rules();
-    let mut pos = *start;
+    let (human, limits) = (game.human, game.limits);
+    let mut pos = game.start;
     let engine = human.opponent();
+    let mut exploiter = game
+        .exploit
+        .then(|| SafeExploiter::modelling(engine, ModelKind::Learned));
     writeln!(
         output,
         "You play {}. Declare a move (e.g. c1c2, d4d5@b2, 0000); 'moves' lists them, 'quit' ends.",
@@ -159,7 +192,12 @@ fn play_human(
                 }
             }
         };
-        let (reply, _) = engine_move(&pos, engine, limits, tables, rng);
+        let reply = match exploiter.as_mut() {
+            Some(e) => e
+                .choose(&pos, limits, tables, rng)
+                .map_or(Move::FORFEIT, |(m, _, _)| m),
+            None => engine_move(&pos, engine, limits, tables, rng).0,
+        };
         let mut joint = [Move::FORFEIT; 2];
         joint[human.index()] = declared;
         joint[engine.index()] = reply;
@@ -172,6 +210,11 @@ fn play_human(
         )?;
         for line in describe_turn(&turn) {
             writeln!(output, "  {line}")?;
+        }
+        if let Some(e) = exploiter.as_mut() {
+            let report = e.report();
+            writeln!(output, "  {}", model_line(&report))?;
+            e.observe(to_action(&pos, human, rules, declared));
         }
         pos = turn.next;
     }

@@ -1,5 +1,6 @@
 //! `apocalypse selfplay`: engine matches against a uniform-random player, the alpha-beta
-//! player or itself, with each game's result, the score and the audit of tablebase turns.
+//! player, a scripted biased player or itself, with each game's result, the score and the
+//! audit of tablebase turns.
 
 use std::path::{Path, PathBuf};
 
@@ -8,8 +9,9 @@ use crate::apocalypse::play::{play_game, random_opening, MatchScore, Player, Tab
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::notation::parse_position;
 use crate::apocalypse::rules::ruleset::RuleSet;
+use crate::apocalypse::scripted::Bias;
 use crate::apocalypse::search::anytime::Limits;
-use crate::apocalypse::search::opponent_model::ExploitStats;
+use crate::apocalypse::search::opponent_model::{ExploitStats, ModelKind};
 use crate::console::outln;
 use crate::rng::Rng;
 
@@ -28,15 +30,21 @@ pub struct SelfplayArgs {
     /// The opponent.
     #[arg(long, value_enum, default_value_t = OpponentArg::Random)]
     pub opponent: OpponentArg,
-    /// Depth cap (turns) of the alpha-beta opponent, which otherwise searches as deep as
-    /// the engine's time per turn (or its --depth) allows.
+    /// Depth cap (turns) of the alpha-beta or scripted opponent, which otherwise searches as
+    /// deep as the engine's time per turn (or its --depth) allows.
     #[arg(long)]
     pub opponent_depth: Option<u32>,
-    /// The engine predicts the alpha-beta player's moves by running its search and stakes
-    /// on the prediction only the value the opponent has already given away (safe
-    /// exploitation; the whole game still guarantees the start position's value).
+    /// The engine predicts the opponent's moves and stakes on the prediction only the value
+    /// the opponent has already given away (safe exploitation; the whole game still
+    /// guarantees the start position's value). Against the alpha-beta player it runs that
+    /// player's search (it needs a movetime); against any other it learns a model of the
+    /// moves it sees, as it does against a person.
     #[arg(long)]
     pub exploit: bool,
+    /// With --exploit: learn a model of the opponent's moves even against the alpha-beta
+    /// player, instead of running its search.
+    #[arg(long, requires = "exploit")]
+    pub learned_model: bool,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -64,6 +72,13 @@ pub enum OpponentArg {
     /// Pure strategy: iterative-deepening alpha-beta on the serialized game (it assumes the
     /// engine sees its move), same evaluation, tablebases and time per turn.
     Alphabeta,
+    /// The alpha-beta player, but it always captures when it can (a footman first).
+    Aggressive,
+    /// The alpha-beta player, but it never moves a piece that is attacked (it "passes" with
+    /// it).
+    StandStill,
+    /// The alpha-beta player, but it always moves a horseman when it can.
+    HorsemenFirst,
 }
 
 /// Run `apocalypse selfplay` under `rules`: the match the arguments describe.
@@ -72,18 +87,29 @@ pub fn run(args: &SelfplayArgs, rules: RuleSet) -> Result<(), String> {
         Some(_) => Limits::new(args.depth, None),
         None => Limits::new(None, Some(args.movetime)),
     };
-    if args.opponent_depth.is_some() && !matches!(args.opponent, OpponentArg::Alphabeta) {
-        return Err("--opponent-depth needs --opponent alphabeta".to_string());
+    if args.opponent_depth.is_some()
+        && matches!(args.opponent, OpponentArg::Random | OpponentArg::Engine)
+    {
+        return Err("--opponent-depth needs an alpha-beta or scripted opponent".to_string());
     }
+    let depth = args.opponent_depth;
     let opponent = match args.opponent {
         OpponentArg::Random => Player::Random,
         OpponentArg::Engine => Player::Engine,
-        OpponentArg::Alphabeta => Player::AlphaBeta(args.opponent_depth),
+        OpponentArg::Alphabeta => Player::AlphaBeta(depth),
+        OpponentArg::Aggressive => Player::Scripted(Bias::Aggressive, depth),
+        OpponentArg::StandStill => Player::Scripted(Bias::StandStill, depth),
+        OpponentArg::HorsemenFirst => Player::Scripted(Bias::HorsemenFirst, depth),
+    };
+    let model = if matches!(opponent, Player::AlphaBeta(_)) && !args.learned_model {
+        ModelKind::AlphaBeta
+    } else {
+        ModelKind::Learned
     };
     let options = MatchOptions {
         games: args.games,
         engine: if args.exploit {
-            Player::Exploiter
+            Player::Exploiter(model)
         } else {
             Player::Engine
         },
@@ -193,7 +219,7 @@ pub fn selfplay(
             audit.turns, audit.kept, audit.progress, audit.staked, audit.lost
         );
     }
-    if engine == Player::Exploiter {
+    if matches!(engine, Player::Exploiter(_)) {
         outln!(
             "exploitation: {} turns predicted, {} right; strayed from the optimal strategy in {}; gifts received {:+.3}",
             exploit.predicted,

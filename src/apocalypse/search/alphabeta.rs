@@ -60,6 +60,8 @@ pub struct AlphaBeta<'a> {
     nodes: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    /// When set, the only root moves considered (a scripted player's preference).
+    root_moves: Option<Vec<Move>>,
 }
 
 impl<'a> AlphaBeta<'a> {
@@ -73,7 +75,15 @@ impl<'a> AlphaBeta<'a> {
             nodes: 0,
             deadline: None,
             aborted: false,
+            root_moves: None,
         }
+    }
+
+    /// Consider only `moves` at the root (those that are declarable; all of them when none
+    /// is): the best of a player's preferred moves.
+    pub fn restrict_root(mut self, moves: Vec<Move>) -> AlphaBeta<'a> {
+        self.root_moves = Some(moves);
+        self
     }
 
     /// A White value seen from the leader's side.
@@ -186,7 +196,13 @@ impl<'a> AlphaBeta<'a> {
     fn root(&mut self, pos: &Position, depth: u32, first: Option<u16>) -> Option<(u16, f64)> {
         let replies = declarable_moves(pos, self.leader.opponent(), self.rules);
         let (mut best, mut best_index) = (f64::NEG_INFINITY, None);
-        for (index, mine) in self.ordered(pos, first) {
+        let mut candidates = self.ordered(pos, first);
+        if let Some(allowed) = &self.root_moves {
+            if candidates.iter().any(|(_, m)| allowed.contains(m)) {
+                candidates.retain(|(_, m)| allowed.contains(m));
+            }
+        }
+        for (index, mine) in candidates {
             let mut worst = f64::INFINITY;
             for &theirs in &replies {
                 let (next, _) = resolve(pos, self.joint(mine, theirs));

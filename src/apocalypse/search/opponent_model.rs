@@ -1,8 +1,9 @@
 //! Safe exploitation of a predictable opponent ("risk what you have won", Ganzfried and
-//! Sandholm, "Safe opponent exploitation", 2015). The engine predicts the pure-strategy
-//! alpha-beta player's move by running that player's own search, and may stray from its
-//! optimal strategy towards the best reply to the prediction, but only by the value the
-//! opponent has already given away.
+//! Sandholm, "Safe opponent exploitation", 2015). The engine predicts the opponent's move,
+//! either by running the pure-strategy alpha-beta player's own search or with a model learned
+//! from the moves seen so far (`move_model`, for a person), and may stray from its optimal
+//! strategy towards the best reply to the prediction, but only by the value the opponent has
+//! already given away.
 //!
 //! The accounting: each turn the engine plays a strategy x whose guaranteed value (against
 //! every reply, in its root matrix A) is at least V - B, where V is the position's value and B
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use super::alphabeta::AlphaBeta;
 use super::anytime::{Iteration, Limits, Searcher};
+use super::move_model::MoveModel;
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::moves::Move;
 use crate::apocalypse::tablebase::Tablebases;
@@ -111,6 +113,28 @@ impl Predictor {
     }
 }
 
+/// How the engine models its opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelKind {
+    /// The opponent is the pure-strategy alpha-beta player: run its search.
+    AlphaBeta,
+    /// The opponent is unknown (a person): learn a model from its moves.
+    Learned,
+}
+
+/// The model itself.
+#[derive(Clone, Debug)]
+enum OpponentModel {
+    AlphaBeta(Predictor),
+    Learned(MoveModel),
+}
+
+/// A learned prediction keeps only the likeliest moves, up to this share of the probability
+/// (each kept move costs a search of every engine move against it).
+const PREDICTION_MASS: f64 = 0.95;
+/// At most this many predicted moves are kept.
+const PREDICTION_MOVES: usize = 6;
+
 /// What one turn of safe exploitation staked, kept until the opponent's move is known.
 #[derive(Clone, Debug)]
 struct Stake {
@@ -121,11 +145,11 @@ struct Stake {
     value: f64,
     /// The engine's moves played with positive probability, with their probabilities.
     played: Vec<(Move, f64)>,
-    /// The predicted move.
+    /// The likeliest predicted move.
     predicted: Option<Move>,
-    /// The values (for the engine) of `played` against the predicted move, when they were
-    /// found in time.
-    against_predicted: Option<Vec<f64>>,
+    /// The values (for the engine) of `played` against each predicted move that was searched
+    /// in time.
+    against_predicted: Vec<(Move, Vec<f64>)>,
 }
 
 /// Counts of a game's or match's exploitation.
@@ -133,7 +157,7 @@ struct Stake {
 pub struct ExploitStats {
     /// Turns played with a prediction.
     pub predicted: u32,
-    /// Of those, turns the opponent declared the predicted move.
+    /// Of those, turns the opponent declared the likeliest predicted move.
     pub right: u32,
     /// Turns whose strategy strayed from the optimal one.
     pub strayed: u32,
@@ -151,26 +175,55 @@ impl ExploitStats {
     }
 }
 
-/// The engine playing `side` with safe exploitation of the alpha-beta player.
+/// What the engine thinks of its opponent after a turn, for the page and the terminal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelReport {
+    /// The value the engine may stake next turn.
+    pub budget: f64,
+    /// How often lately the model's likeliest move was the one declared (0 to 1); the engine
+    /// stakes that share of what it could.
+    pub trust: f64,
+    /// The learned habits: feature names and weights (empty for the alpha-beta model).
+    pub habits: Vec<(&'static str, f64)>,
+    /// The prediction of the turn just chosen: moves and probabilities, likeliest first.
+    pub prediction: Vec<(Move, f64)>,
+    /// The weight moved away from the optimal strategy this turn (0 = optimal play).
+    pub strayed: f64,
+}
+
+/// The engine playing `side` with safe exploitation of a model of its opponent.
 pub struct SafeExploiter {
     side: Side,
     budget: f64,
-    predictor: Predictor,
+    model: OpponentModel,
     stake: Option<Stake>,
     observed: Option<Move>,
+    prediction: Vec<(Move, f64)>,
+    strayed: f64,
     /// What happened so far.
     pub stats: ExploitStats,
 }
 
 impl SafeExploiter {
-    /// The engine for `side`, with an empty budget.
+    /// The engine for `side` modelling the alpha-beta player, with an empty budget.
     pub fn new(side: Side) -> SafeExploiter {
+        SafeExploiter::modelling(side, ModelKind::AlphaBeta)
+    }
+
+    /// The engine for `side` with the model `kind` of its opponent, with an empty budget.
+    pub fn modelling(side: Side, kind: ModelKind) -> SafeExploiter {
+        let opponent = side.opponent();
         SafeExploiter {
             side,
             budget: 0.0,
-            predictor: Predictor::new(side.opponent()),
+            model: match kind {
+                ModelKind::AlphaBeta => OpponentModel::AlphaBeta(Predictor::new(opponent)),
+                ModelKind::Learned => OpponentModel::Learned(MoveModel::new(opponent)),
+            },
             stake: None,
             observed: None,
+            prediction: Vec::new(),
+            strayed: 0.0,
             stats: ExploitStats::default(),
         }
     }
@@ -187,6 +240,33 @@ impl SafeExploiter {
     /// The value the engine may still stake.
     pub fn budget(&self) -> f64 {
         self.budget
+    }
+
+    /// The side the engine plays.
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// What the engine thinks of its opponent now.
+    pub fn report(&self) -> ModelReport {
+        let (trust, habits) = match &self.model {
+            OpponentModel::AlphaBeta(_) => (
+                if self.stats.predicted > 0 {
+                    self.stats.right as f64 / self.stats.predicted as f64
+                } else {
+                    0.0
+                },
+                Vec::new(),
+            ),
+            OpponentModel::Learned(m) => (m.trust(), m.habits()),
+        };
+        ModelReport {
+            budget: self.budget,
+            trust,
+            habits,
+            prediction: self.prediction.clone(),
+            strayed: self.strayed,
+        }
     }
 
     /// A White value for the engine's side.
@@ -216,33 +296,48 @@ impl SafeExploiter {
         let (Some(stake), Some(actual)) = (self.stake.take(), self.observed.take()) else {
             return;
         };
-        log::debug!(
-            "model: predicted {:?} (depth {:?}, iterations {:?}), declared {:?}",
-            stake.predicted,
-            self.predictor.depth,
-            self.predictor.by_depth,
-            actual
-        );
-        self.predictor.observe(actual);
-        let right = stake.predicted == Some(actual);
-        self.stats.right += right as u32;
-        let values: Vec<f64> = match &stake.against_predicted {
-            Some(values) if right => values.clone(),
-            _ => {
-                let searcher = Searcher::new(tables);
-                stake
-                    .played
-                    .iter()
-                    .map(|&(mine, _)| {
-                        let (w, b) = self.joint(mine, actual);
-                        let v = searcher
-                            .joint_value(&stake.pos, w, b, stake.remaining, None)
-                            .unwrap_or(stake.value);
-                        self.own(v)
-                    })
-                    .collect()
+        match &mut self.model {
+            OpponentModel::AlphaBeta(p) => {
+                log::debug!(
+                    "model: predicted {:?} (depth {:?}, iterations {:?}), declared {:?}",
+                    stake.predicted,
+                    p.depth,
+                    p.by_depth,
+                    actual
+                );
+                p.observe(actual);
             }
-        };
+            OpponentModel::Learned(m) => {
+                m.observe(actual);
+                log::debug!(
+                    "model: predicted {:?}, declared {:?}; trust {:.2}, habits {:?}",
+                    stake.predicted,
+                    actual,
+                    m.trust(),
+                    m.habits()
+                );
+            }
+        }
+        self.stats.right += (stake.predicted == Some(actual)) as u32;
+        let known = stake
+            .against_predicted
+            .iter()
+            .find(|(m, _)| *m == actual)
+            .map(|(_, values)| values.clone());
+        let values: Vec<f64> = known.unwrap_or_else(|| {
+            let searcher = Searcher::new(tables);
+            stake
+                .played
+                .iter()
+                .map(|&(mine, _)| {
+                    let (w, b) = self.joint(mine, actual);
+                    let v = searcher
+                        .joint_value(&stake.pos, w, b, stake.remaining, None)
+                        .unwrap_or(stake.value);
+                    self.own(v)
+                })
+                .collect()
+        });
         let expected: f64 = stake
             .played
             .iter()
@@ -254,9 +349,10 @@ impl SafeExploiter {
         self.budget = (self.budget + gift).max(0.0);
     }
 
-    /// The engine's move in `pos` within `limits` (a movetime is needed to share the turn with
-    /// the prediction; without one the engine plays its optimal strategy). Returns the move,
-    /// the search's iteration and the strategy actually played (in the iteration's move order).
+    /// The engine's move in `pos` within `limits`. The alpha-beta model needs a movetime to
+    /// share the turn with its prediction (without one the engine plays its optimal strategy);
+    /// the learned model predicts at no cost. Returns the move, the search's iteration and the
+    /// strategy actually played (in the iteration's move order).
     pub fn choose(
         &mut self,
         pos: &Position,
@@ -267,10 +363,12 @@ impl SafeExploiter {
         let started = Instant::now();
         self.settle(tables);
         let deadline = limits.movetime.map(|t| started + t);
-        let predicted = limits.movetime.and_then(|t| {
-            self.predictor
-                .predict(pos, tables, t.mul_f64(PREDICTION_SHARE))
-        });
+        let pure_prediction = match &mut self.model {
+            OpponentModel::AlphaBeta(p) => limits
+                .movetime
+                .and_then(|t| p.predict(pos, tables, t.mul_f64(PREDICTION_SHARE))),
+            OpponentModel::Learned(_) => None,
+        };
         let left = |now: Instant| deadline.map(|d| d.saturating_duration_since(now));
         let own_limits = Limits {
             movetime: left(Instant::now())
@@ -282,82 +380,152 @@ impl SafeExploiter {
         let (moves, optimal) = it.root.strategy(self.side);
         let value = self.own(it.root.value);
         let remaining = it.depth - 1;
+        let (prediction, confidence) = match &mut self.model {
+            OpponentModel::AlphaBeta(_) => (
+                pure_prediction.map(|m| vec![(m, 1.0)]).unwrap_or_default(),
+                1.0,
+            ),
+            OpponentModel::Learned(model) => {
+                let (theirs, prior) = it.root.strategy(self.side.opponent());
+                let probs = model.predict(pos, theirs, prior);
+                // The stake is scaled by how often the model has been right: its values come
+                // from a depth-limited search, so a gift the model seems to make may be an
+                // illusion of the horizon, and a badly predicted opponent would eat it.
+                (likeliest(theirs, &probs), model.trust())
+            }
+        };
+        self.prediction = prediction.clone();
+        self.strayed = 0.0;
         let mut strategy = optimal.to_vec();
-        let mut against_predicted = None;
-        if let Some(theirs) = predicted {
+        let mut against_predicted = Vec::new();
+        if !prediction.is_empty() {
             self.stats.predicted += 1;
-            against_predicted =
-                self.stray(&searcher, pos, &it, theirs, value, deadline, &mut strategy);
+            against_predicted = self.stray(
+                &searcher,
+                pos,
+                &it,
+                &prediction,
+                confidence,
+                value,
+                deadline,
+                &mut strategy,
+            );
         }
         let in_play: Vec<usize> = (0..moves.len()).filter(|&i| strategy[i] > 0.0).collect();
         let played = in_play.iter().map(|&i| (moves[i], strategy[i])).collect();
-        let against_predicted =
-            against_predicted.map(|values| in_play.iter().map(|&i| values[i]).collect());
+        let against_predicted = against_predicted
+            .into_iter()
+            .map(|(m, values)| (m, in_play.iter().map(|&i| values[i]).collect()))
+            .collect();
         self.stake = Some(Stake {
             pos: *pos,
             remaining,
             value,
             played,
-            predicted,
+            predicted: prediction.first().map(|&(m, _)| m),
             against_predicted,
         });
         let m = moves[rng.pick(&strategy)];
         Some((m, it, strategy))
     }
 
-    /// Move weight from the optimal `strategy` to the best reply to the predicted move
-    /// `theirs`, as far as the budget allows; returns the engine's value of each of its moves
-    /// against `theirs` (`None` when time ran out, leaving the strategy optimal).
+    /// Move weight from the optimal `strategy` to the best reply to the `prediction` (moves
+    /// and probabilities), as far as the budget allows and scaled by the model's
+    /// `confidence`; returns the engine's value of each of its moves against every predicted
+    /// move searched in time (all of them, or the strategy is left optimal).
     #[allow(clippy::too_many_arguments)]
     fn stray(
         &mut self,
         searcher: &Searcher,
         pos: &Position,
         it: &Iteration,
-        theirs: Move,
+        prediction: &[(Move, f64)],
+        confidence: f64,
         value: f64,
         deadline: Option<Instant>,
         strategy: &mut [f64],
-    ) -> Option<Vec<f64>> {
+    ) -> Vec<(Move, Vec<f64>)> {
         let (moves, _) = it.root.strategy(self.side);
         let (replies, _) = it.root.strategy(self.side.opponent());
         let remaining = it.depth - 1;
-        let mut against = Vec::with_capacity(moves.len());
-        for &mine in moves {
-            let (w, b) = self.joint(mine, theirs);
-            against.push(self.own(searcher.joint_value(pos, w, b, remaining, deadline)?));
+        let mut columns: Vec<(Move, Vec<f64>)> = Vec::with_capacity(prediction.len());
+        for &(theirs, _) in prediction {
+            let mut column = Vec::with_capacity(moves.len());
+            for &mine in moves {
+                let (w, b) = self.joint(mine, theirs);
+                match searcher.joint_value(pos, w, b, remaining, deadline) {
+                    Some(v) => column.push(self.own(v)),
+                    None => return columns,
+                }
+            }
+            columns.push((theirs, column));
         }
         // A won position is played by its own (progress) strategy.
-        if value >= 1.0 - 1e-12 {
-            return Some(against);
+        if value >= 1.0 - 1e-12 || confidence <= 0.0 {
+            return columns;
         }
+        let against: Vec<f64> = (0..moves.len())
+            .map(|i| {
+                prediction
+                    .iter()
+                    .zip(&columns)
+                    .map(|(&(_, p), (_, column))| p * column[i])
+                    .sum()
+            })
+            .collect();
         let optimal_payoff: f64 = strategy.iter().zip(&against).map(|(p, v)| p * v).sum();
-        let (best, &best_payoff) = against
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.total_cmp(b.1))?;
+        let Some((best, &best_payoff)) =
+            against.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1))
+        else {
+            return columns;
+        };
         if best_payoff <= optimal_payoff + 1e-9 {
-            return Some(against);
+            return columns;
         }
         // The best reply's own guarantee: its worst value against every reply.
         let mut floor = f64::INFINITY;
         for &reply in replies {
             let (w, b) = self.joint(moves[best], reply);
-            floor = floor.min(self.own(searcher.joint_value(pos, w, b, remaining, deadline)?));
+            match searcher.joint_value(pos, w, b, remaining, deadline) {
+                Some(v) => floor = floor.min(self.own(v)),
+                None => return columns,
+            }
         }
-        let weight = if floor >= value {
-            1.0
-        } else {
-            (self.budget / (value - floor)).min(1.0)
-        };
+        let weight = confidence
+            * if floor >= value {
+                1.0
+            } else {
+                (self.budget / (value - floor)).min(1.0)
+            };
         if weight <= 1e-6 {
-            return Some(against);
+            return columns;
         }
         for p in strategy.iter_mut() {
             *p *= 1.0 - weight;
         }
         strategy[best] += weight;
+        self.strayed = weight;
         self.stats.strayed += 1;
-        Some(against)
+        columns
     }
+}
+
+/// The likeliest of `moves` under `probs`, most likely first, until `PREDICTION_MASS` of the
+/// probability or `PREDICTION_MOVES` moves, renormalised.
+fn likeliest(moves: &[Move], probs: &[f64]) -> Vec<(Move, f64)> {
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    order.sort_by(|&a, &b| probs[b].total_cmp(&probs[a]));
+    let mut kept = Vec::new();
+    let mut mass = 0.0;
+    for i in order {
+        if mass >= PREDICTION_MASS || kept.len() >= PREDICTION_MOVES {
+            break;
+        }
+        kept.push((moves[i], probs[i]));
+        mass += probs[i];
+    }
+    for entry in &mut kept {
+        entry.1 /= mass.max(1e-12);
+    }
+    kept
 }

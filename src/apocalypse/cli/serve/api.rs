@@ -5,16 +5,19 @@
 //! server's default. No sockets here: a request is a method, a path and a
 //! body, an answer a status, a content type and a body, so every route is tested directly.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use serde_json::value::RawValue;
 
 use super::page::asset;
 use super::problem::Problem;
-use super::replies::{side_key, BoardReply, EngineChoice, InfoReply, MovesReply, TurnReply};
+use super::replies::{
+    side_key, BoardReply, EngineChoice, InfoReply, ModelReply, MovesReply, TurnReply,
+};
 use super::requests::{
     self, Analysis, BoardRequest, BuildRequest, Declarer, PlayRequest, PositionRequest,
     SolveRequest, MAX_MOVETIME_MS, MAX_TURNS,
@@ -30,6 +33,7 @@ use crate::apocalypse::rules::notation::format_move;
 use crate::apocalypse::rules::resolve::resolve_declared;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::{self, Limits, MAX_DEPTH};
+use crate::apocalypse::search::opponent_model::{ModelKind, SafeExploiter};
 use crate::apocalypse::solver::Method;
 use crate::apocalypse::tablebase::Tablebases;
 use crate::rng::Rng;
@@ -80,9 +84,12 @@ impl Answer {
     }
 }
 
+/// Games whose model of the person the server keeps; the oldest is forgotten beyond this.
+pub const MAX_MODELLED_GAMES: usize = 256;
+
 /// What the API needs from the server: the tablebases of each rule set, the default rule set
-/// and thinking time, a source of seeds for the engine's draws and a count of analyses
-/// running.
+/// and thinking time, a source of seeds for the engine's draws, a count of analyses running
+/// and the engine's model of each person it plays.
 pub struct Api {
     tables: Shelf,
     rules: RuleSet,
@@ -90,6 +97,41 @@ pub struct Api {
     seed: u64,
     draws: AtomicU64,
     running: AtomicUsize,
+    games: Mutex<ModelledGames>,
+}
+
+/// The engine's models of the people it plays, by game number.
+#[derive(Default)]
+struct ModelledGames {
+    next: u64,
+    by_game: BTreeMap<u64, SafeExploiter>,
+}
+
+impl ModelledGames {
+    /// The model of game `game` if it exists for the engine playing `side`, else a new one;
+    /// taken out while the engine thinks, so that other games are not held up.
+    fn take(&mut self, game: Option<u64>, side: Side) -> (u64, SafeExploiter) {
+        if let Some(id) = game {
+            if self.by_game.get(&id).is_some_and(|e| e.side() == side) {
+                if let Some(e) = self.by_game.remove(&id) {
+                    return (id, e);
+                }
+            }
+        }
+        self.next += 1;
+        (
+            self.next,
+            SafeExploiter::modelling(side, ModelKind::Learned),
+        )
+    }
+
+    /// Keep `model` for the next turn of `game`.
+    fn put(&mut self, game: u64, model: SafeExploiter) {
+        self.by_game.insert(game, model);
+        while self.by_game.len() > MAX_MODELLED_GAMES {
+            self.by_game.pop_first();
+        }
+    }
 }
 
 /// Marks one analysis as running for as long as it lives.
@@ -136,6 +178,7 @@ impl Api {
             seed,
             draws: AtomicU64::new(0),
             running: AtomicUsize::new(0),
+            games: Mutex::new(ModelledGames::default()),
         }
     }
 
@@ -266,42 +309,76 @@ impl Api {
             requests::declarer(&pos, Side::Black, &request.black, rules)?,
         ];
         let movetime_ms = requests::movetime(request.movetime.unwrap_or(self.movetime_ms))?;
+        // Against a person the engine models them, over the turns of one game.
+        let engine_sides: Vec<Side> = Side::BOTH
+            .into_iter()
+            .filter(|s| matches!(declarers[s.index()], Declarer::Engine))
+            .collect();
+        let mut model = match engine_sides[..] {
+            [side] if request.exploit != Some(false) => {
+                Some(self.lock_games().take(request.game, side))
+            }
+            _ => None,
+        };
         let mut declared = [Move::FORFEIT; 2];
         let mut engine = Vec::new();
         for side in Side::BOTH {
             declared[side.index()] = match declarers[side.index()] {
                 Declarer::Person(m) => m,
                 Declarer::Engine => {
-                    let (m, choice) = self.engine_choice(&pos, side, movetime_ms, rules)?;
+                    let exploiter = model.as_mut().map(|(_, e)| e);
+                    let (m, choice) =
+                        self.engine_choice(&pos, side, movetime_ms, rules, exploiter)?;
                     engine.push(choice);
                     m
                 }
             };
         }
         let turn = resolve_declared(&pos, declared, rules);
-        Answer::serialized(&TurnReply::new(rules, &pos, &turn, engine))
+        let mut reply = TurnReply::new(rules, &pos, &turn, engine);
+        if let Some((game, mut exploiter)) = model {
+            reply.model = Some(ModelReply::new(game, &exploiter.report()));
+            exploiter.observe(turn.actions[exploiter.side().opponent().index()]);
+            self.lock_games().put(game, exploiter);
+        }
+        Answer::serialized(&reply)
+    }
+
+    fn lock_games(&self) -> std::sync::MutexGuard<'_, ModelledGames> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The engine's declaration for `side` under `rules`, drawn from the strategy its search
-    /// found.
+    /// found, or from the strategy that safely exploits its model of the person (`exploiter`).
     fn engine_choice(
         &self,
         pos: &Position,
         side: Side,
         movetime_ms: u64,
         rules: RuleSet,
+        exploiter: Option<&mut SafeExploiter>,
     ) -> Result<(Move, EngineChoice), Problem> {
         let _running = self.start_analysis()?;
         let draw = self.draws.fetch_add(1, Ordering::Relaxed);
         let mut rng = Rng::new(self.seed ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let limits = Limits::new(None, Some(movetime_ms));
-        let (m, iteration) = engine_move(pos, side, limits, &self.tables(rules), &mut rng);
-        let it = iteration
-            .ok_or_else(|| Problem::Internal("the search completed no iteration".into()))?;
-        let (moves, probs) = it.root.strategy(side);
+        let tables = self.tables(rules);
+        let no_iteration = || Problem::Internal("the search completed no iteration".into());
+        let (m, it, strategy) = match exploiter {
+            Some(e) => e
+                .choose(pos, limits, &tables, &mut rng)
+                .ok_or_else(no_iteration)?,
+            None => {
+                let (m, iteration) = engine_move(pos, side, limits, &tables, &mut rng);
+                let it = iteration.ok_or_else(no_iteration)?;
+                let strategy = it.root.strategy(side).1.to_vec();
+                (m, it, strategy)
+            }
+        };
+        let (moves, _) = it.root.strategy(side);
         let probability = moves
             .iter()
-            .zip(probs)
+            .zip(&strategy)
             .find(|(&candidate, _)| candidate == m)
             .map_or(0.0, |(_, &p)| p);
         let search = RawValue::from_string(iteration_json(&it))
@@ -375,6 +452,58 @@ mod tests {
             r#"{"position":"5/2p2/5/5/2N2","depth":2}"#,
         );
         assert_eq!(status, 422);
+    }
+
+    #[test]
+    fn the_engine_keeps_a_model_of_the_person_over_one_game() {
+        let api = api();
+        let turn = |body: &str| {
+            let (status, reply) = post(&api, "/api/play", body);
+            assert_eq!(status, 200, "{reply}");
+            reply
+        };
+        let first = turn(r#"{"position":"start","white":"c1c2","black":"engine","movetime":20}"#);
+        let game = first["model"]["game"].as_u64().expect("a model game");
+        // Nothing seen yet: no trust, nothing given away, optimal play.
+        assert_eq!(first["model"]["trust"], 0.0);
+        assert_eq!(first["model"]["budget"], 0.0);
+        assert_eq!(first["model"]["strayed"], 0.0);
+        assert!(!first["model"]["prediction"].as_array().unwrap().is_empty());
+        let next = first["next"].as_str().unwrap();
+        let second = turn(&format!(
+            r#"{{"position":"{next}","white":"a1b3","black":"engine","movetime":20,"game":{game}}}"#
+        ));
+        assert_eq!(second["model"]["game"].as_u64(), Some(game));
+        // A game the server does not know, or one where the engine played the other side,
+        // starts a new model.
+        let other = turn(&format!(
+            r#"{{"position":"start","white":"engine","black":"c5c4","movetime":20,"game":{game}}}"#
+        ));
+        assert_ne!(other["model"]["game"].as_u64(), Some(game));
+        let unknown = turn(
+            r#"{"position":"start","white":"c1c2","black":"engine","movetime":20,"game":999999}"#,
+        );
+        assert_ne!(unknown["model"]["game"].as_u64(), Some(999999));
+        // Without exploitation, or with the engine on both sides, there is no model.
+        let plain = turn(
+            r#"{"position":"start","white":"c1c2","black":"engine","movetime":20,"exploit":false}"#,
+        );
+        assert!(plain["model"].is_null());
+        let both = turn(r#"{"position":"start","white":"engine","black":"engine","movetime":20}"#);
+        assert!(both["model"].is_null());
+    }
+
+    #[test]
+    fn modelled_games_are_forgotten_oldest_first() {
+        let mut games = ModelledGames::default();
+        for _ in 0..MAX_MODELLED_GAMES + 3 {
+            let (id, model) = games.take(None, Side::Black);
+            games.put(id, model);
+        }
+        assert_eq!(games.by_game.len(), MAX_MODELLED_GAMES);
+        assert!(!games.by_game.contains_key(&1));
+        let newest = MAX_MODELLED_GAMES as u64 + 3;
+        assert_eq!(games.take(Some(newest), Side::Black).0, newest);
     }
 
     #[test]

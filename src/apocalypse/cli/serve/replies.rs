@@ -6,6 +6,7 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::apocalypse::cli::print::clean;
 use crate::apocalypse::rules::board::{square_name, Piece, Position, Side};
 use crate::apocalypse::rules::moves::declarable_moves;
 use crate::apocalypse::rules::notation::{format_move, format_position};
@@ -13,6 +14,7 @@ use crate::apocalypse::rules::outcome::{outcome, Outcome};
 use crate::apocalypse::rules::report::describe_turn;
 use crate::apocalypse::rules::resolve::Turn;
 use crate::apocalypse::rules::ruleset::RuleSet;
+use crate::apocalypse::search::opponent_model::ModelReport;
 
 /// A side as written in the replies.
 pub fn side_key(side: Side) -> &'static str {
@@ -208,6 +210,75 @@ pub struct TurnReply {
     pub outcome: OutcomeReply,
     /// The engine's choices, for each side it played.
     pub engine: Vec<EngineChoice>,
+    /// What the engine thinks of the person it plays (null unless it models one).
+    pub model: Option<ModelReply>,
+}
+
+/// The engine's model of the person it plays, after a turn.
+#[derive(Serialize)]
+pub struct ModelReply {
+    /// The game to name in the next request, so that the model keeps learning.
+    pub game: u64,
+    /// How often lately the model's likeliest move was the one the person declared (0 to 1);
+    /// the engine stakes that share of what the budget allows.
+    pub trust: f64,
+    /// The value the person has given away so far, which the engine may stake this turn.
+    pub budget: f64,
+    /// The share of the engine's strategy moved towards the best reply to the prediction this
+    /// turn (0: it played its optimal strategy).
+    pub strayed: f64,
+    /// The prediction of the person's move this turn, likeliest first.
+    pub prediction: Vec<PredictedMove>,
+    /// The habits learned: each feature's weight (positive: the person does it more often
+    /// than optimal play would).
+    pub habits: Vec<Habit>,
+}
+
+/// One predicted move.
+#[derive(Serialize)]
+pub struct PredictedMove {
+    /// The move.
+    #[serde(rename = "move")]
+    pub declared: String,
+    /// Its predicted probability.
+    pub probability: f64,
+}
+
+/// One learned habit.
+#[derive(Serialize)]
+pub struct Habit {
+    /// What the person does.
+    pub habit: &'static str,
+    /// How strongly (log-odds against optimal play).
+    pub weight: f64,
+}
+
+impl ModelReply {
+    /// The reply for `report`, in `game`.
+    pub fn new(game: u64, report: &ModelReport) -> ModelReply {
+        ModelReply {
+            game,
+            trust: clean(report.trust),
+            budget: clean(report.budget),
+            strayed: clean(report.strayed),
+            prediction: report
+                .prediction
+                .iter()
+                .map(|&(m, p)| PredictedMove {
+                    declared: format_move(m),
+                    probability: clean(p),
+                })
+                .collect(),
+            habits: report
+                .habits
+                .iter()
+                .map(|&(habit, weight)| Habit {
+                    habit,
+                    weight: clean(weight),
+                })
+                .collect(),
+        }
+    }
 }
 
 impl TurnReply {
@@ -255,6 +326,7 @@ impl TurnReply {
             report: describe_turn(turn),
             outcome: OutcomeReply::new(outcome(next, rules)),
             engine,
+            model: None,
         }
     }
 }

@@ -74,8 +74,11 @@ pub struct BoardRequest {
     pub turn: Option<u32>,
 }
 
-/// `{"position", "white", "black"[, "movetime"][, "rules"]}`: for `/api/play`. A declaration is a move
-/// (`c1c2`, `d4d5@b2`, `0000`) or `engine`: the engine draws it from its mixed strategy.
+/// `{"position", "white", "black"[, "movetime"][, "rules"][, "game"][, "exploit"]}`: for
+/// `/api/play`. A declaration is a move (`c1c2`, `d4d5@b2`, `0000`) or `engine`: the engine
+/// draws it from its mixed strategy. When the engine plays a person, it models the person over
+/// the turns of one game (`game`, from the last reply; absent to start one) and safely
+/// exploits the model unless `exploit` is false.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayRequest {
@@ -89,6 +92,11 @@ pub struct PlayRequest {
     pub movetime: Option<u64>,
     /// `classic` or `vchess` (default: the server's rule set).
     pub rules: Option<String>,
+    /// The game whose model of the person the engine keeps learning (from the last reply's
+    /// `model.game`); absent or unknown starts a new model.
+    pub game: Option<u64>,
+    /// False: the engine plays its optimal strategy only (default true).
+    pub exploit: Option<bool>,
 }
 
 /// `{"position", "movetime"|"depth"|"turns"[, "rules"]}`: for `/api/solve`.

@@ -86,6 +86,8 @@ export async function declare(text) {
       [human]: text,
       [engine]: "engine",
       movetime: Number($("engine-time").value),
+      exploit: $("exploit").checked,
+      ...(state.game.modelId === undefined ? {} : { game: state.game.modelId }),
     });
   } catch (error) {
     state.game.busy = false;
@@ -94,6 +96,7 @@ export async function declare(text) {
     return;
   }
   state.game.turns.push({ before: state.position, reply });
+  state.game.modelId = reply.model ? reply.model.game : undefined;
   $("move-input").value = "";
   await setPosition(reply.next);
   state.game.busy = false;
@@ -146,6 +149,35 @@ export function renderReveal() {
       `The engine drew ${choice.move} (${(choice.probability * 100).toFixed(1)}%) from its strategy ${shown}${more}; value ${formatValue(choice.search.value)} for White, ${kind}.`,
       "engine-note"));
   }
+  if (turn.model) box.append(modelNote(turn.model));
+}
+
+/** What the engine thought of the person on the last turn, from the reply's `model`. */
+function modelNote(model) {
+  const p = document.createElement("p");
+  p.className = "model-note";
+  const trust = document.createElement("meter");
+  trust.className = "trust";
+  trust.min = 0;
+  trust.max = 1;
+  trust.value = model.trust;
+  const guess = model.prediction.slice(0, 3).map((m) => `${m.move} ${Math.round(m.probability * 100)}%`).join(", ");
+  const habits = model.habits
+    .filter((h) => Math.abs(h.weight) >= 0.5)
+    .sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight))
+    .slice(0, 2)
+    .map((h) => `${h.habit} ${h.weight > 0 ? "more" : "less"} often than optimal play`);
+  const stance = model.strayed > 0
+    ? `it moved ${Math.round(model.strayed * 100)}% of its strategy towards the best reply to that guess`
+    : "it played its optimal strategy";
+  p.append(
+    "Engine's model of you: trust ",
+    trust,
+    ` ${Math.round(model.trust * 100)}%. It expected ${guess || "nothing yet"}; ${stance}. ` +
+      `Value you have given away so far: ${model.budget.toFixed(3)} (all it may risk).` +
+      (habits.length ? ` Your habits: ${habits.join("; ")}.` : ""),
+  );
+  return p;
 }
 
 export function renderHistory() {
@@ -173,6 +205,7 @@ export function renderHistory() {
 
 export async function newGame(position) {
   state.game.turns = [];
+  state.game.modelId = undefined;
   state.game.human = $("human-side").value;
   state.flipped = state.game.human === "black";
   $("flip").setAttribute("aria-pressed", String(state.flipped));
@@ -184,6 +217,8 @@ export async function newGame(position) {
 export async function undo() {
   if (state.game.busy || state.game.turns.length === 0) return;
   const turn = state.game.turns.pop();
+  // The engine's budget counts the turns as played: a taken-back turn starts a new model.
+  state.game.modelId = undefined;
   await setPosition(turn.before);
   renderReveal();
   renderHistory();
