@@ -90,7 +90,10 @@ pub fn run(args: &SelfplayArgs, rules: RuleSet) -> Result<(), String> {
     if args.opponent_depth.is_some()
         && matches!(args.opponent, OpponentArg::Random | OpponentArg::Engine)
     {
-        return Err("--opponent-depth needs an alpha-beta or scripted opponent".to_string());
+        return Err(
+            "--opponent-depth needs --opponent alphabeta, aggressive, stand-still or horsemen-first"
+                .to_string(),
+        );
     }
     let depth = args.opponent_depth;
     let opponent = match args.opponent {

@@ -327,10 +327,19 @@ impl Api {
                 Declarer::Person(m) => m,
                 Declarer::Engine => {
                     let exploiter = model.as_mut().map(|(_, e)| e);
-                    let (m, choice) =
-                        self.engine_choice(&pos, side, movetime_ms, rules, exploiter)?;
-                    engine.push(choice);
-                    m
+                    match self.engine_choice(&pos, side, movetime_ms, rules, exploiter) {
+                        Ok((m, choice)) => {
+                            engine.push(choice);
+                            m
+                        }
+                        Err(problem) => {
+                            // A busy server must not cost the person's game its model.
+                            if let Some((game, exploiter)) = model {
+                                self.lock_games().put(game, exploiter);
+                            }
+                            return Err(problem);
+                        }
+                    }
                 }
             };
         }
