@@ -146,8 +146,8 @@ fn the_model_learns_to_predict_a_fixed_depth_alpha_beta_player() {
 #[test]
 fn against_a_biased_player_the_learned_model_earns_a_budget_and_strays() {
     use variant_engines::apocalypse::play::{play_game, Player};
-    use variant_engines::apocalypse::scripted::Bias;
     use variant_engines::apocalypse::search::opponent_model::{ExploitStats, ModelKind};
+    use variant_engines::apocalypse::search::scripted::Bias;
     let tables = Tablebases::none(RuleSet::Classic);
     let mut rng = Rng::new(11);
     let limits = Limits {

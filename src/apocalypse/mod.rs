@@ -3,7 +3,6 @@
 pub mod cli;
 pub mod play;
 pub mod rules;
-pub mod scripted;
 pub mod search;
 pub mod solver;
 pub mod tablebase;

@@ -8,10 +8,10 @@ use crate::apocalypse::rules::notation::{format_move, format_position};
 use crate::apocalypse::rules::outcome::{outcome, Outcome, Reason, QUIET_LIMIT};
 use crate::apocalypse::rules::resolve::resolve;
 use crate::apocalypse::rules::ruleset::RuleSet;
-use crate::apocalypse::scripted::{scripted_move, Bias};
 use crate::apocalypse::search::alphabeta::AlphaBeta;
 use crate::apocalypse::search::anytime::{Iteration, Limits, Searcher};
 use crate::apocalypse::search::opponent_model::{ExploitStats, ModelKind, SafeExploiter};
+use crate::apocalypse::search::scripted::{scripted_move, Bias};
 use crate::apocalypse::tablebase::Tablebases;
 use crate::rng::Rng;
 

@@ -9,9 +9,9 @@ use crate::apocalypse::play::{play_game, random_opening, MatchScore, Player, Tab
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::notation::parse_position;
 use crate::apocalypse::rules::ruleset::RuleSet;
-use crate::apocalypse::scripted::Bias;
 use crate::apocalypse::search::anytime::Limits;
 use crate::apocalypse::search::opponent_model::{ExploitStats, ModelKind};
+use crate::apocalypse::search::scripted::Bias;
 use crate::console::outln;
 use crate::rng::Rng;
 
