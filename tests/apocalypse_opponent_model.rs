@@ -185,3 +185,44 @@ fn against_a_biased_player_the_learned_model_earns_a_budget_and_strays() {
     assert!(total.gifts > 0.0, "{total:?}");
     assert!(total.strayed > 0, "{total:?}");
 }
+
+#[test]
+fn the_learned_model_learns_to_follow_a_searching_opponent() {
+    // Against the depth-2 alpha-beta player, whose moves no habit feature explains, the
+    // model's feature "plays the move a short search picks" must carry the prediction.
+    use variant_engines::apocalypse::play::{play_game, Player};
+    use variant_engines::apocalypse::search::opponent_model::{ExploitStats, ModelKind};
+    let tables = Tablebases::none(RuleSet::Classic);
+    let mut rng = Rng::new(3);
+    let limits = Limits {
+        depth: Some(2),
+        movetime: None,
+    };
+    let mut total = ExploitStats::default();
+    let mut openings = Rng::new(7);
+    for game in 0..6 {
+        let start = variant_engines::apocalypse::play::random_opening(
+            &Position::start(),
+            2,
+            RuleSet::Classic,
+            &mut openings,
+        )
+        .unwrap();
+        let mut players = [
+            Player::Exploiter(ModelKind::Learned),
+            Player::AlphaBeta(Some(2)),
+        ];
+        if game % 2 == 1 {
+            players.swap(0, 1);
+        }
+        let (_, _, stats) = play_game(&start, players, limits, &tables, &mut rng);
+        total.add(&stats);
+    }
+    assert!(total.predicted >= 20, "{total:?}");
+    assert!(
+        total.right * 100 >= total.predicted * 75,
+        "right in {} of {} turns",
+        total.right,
+        total.predicted
+    );
+}

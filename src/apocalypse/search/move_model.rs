@@ -4,6 +4,9 @@
 //! equilibrium play, which gives the engine nothing to stray towards; every declared move is
 //! one step of online gradient ascent on its log-likelihood, so habits (always capturing,
 //! never moving an attacked piece, preferring one kind of piece) show up as feature weights.
+//! One feature is the move a short pure-strategy search picks for the player (most players,
+//! and every program but an equilibrium one, follow some search of their own), so the model
+//! can also learn how far the player plays by calculation.
 //!
 //! The model also keeps score of itself: how often lately its likeliest move was the one
 //! declared (its trust, shown to the person, which scales what the engine stakes on it).
@@ -12,7 +15,7 @@ use crate::apocalypse::rules::board::{rank_mask, Position, Side};
 use crate::apocalypse::rules::moves::{attacked_squares, Move};
 
 /// Features of a move (after the prior's log-probability, which has its own weight).
-const FEATURES: usize = 8;
+const FEATURES: usize = 9;
 /// Feature names, for the log and the page.
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "captures a footman",
@@ -23,6 +26,7 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "steps a footman forward",
     "lands on an attacked square",
     "declares the null move",
+    "plays the move a short search picks",
 ];
 /// The prior probability floor: a move the equilibrium never plays is still possible.
 const PRIOR_FLOOR: f64 = 0.02;
@@ -33,9 +37,10 @@ const MAX_WEIGHT: f64 = 6.0;
 /// How fast the self-assessment forgets: the person may change their play.
 const SCORE_DECAY: f64 = 0.85;
 
-/// The features of `side`'s move `m` in `pos`.
-fn features(pos: &Position, side: Side, m: Move) -> [f64; FEATURES] {
+/// The features of `side`'s move `m` in `pos`, where a short search picks `searched`.
+fn features(pos: &Position, side: Side, m: Move, searched: Option<Move>) -> [f64; FEATURES] {
     let mut f = [0.0; FEATURES];
+    f[8] = (searched == Some(m)) as u8 as f64;
     if m.is_forfeit() {
         f[7] = 1.0;
         return f;
@@ -86,12 +91,19 @@ impl MoveModel {
     }
 
     /// The predicted probability of each of the player's `moves` in `pos`, given the engine's
-    /// equilibrium strategy `prior` for that player (same order).
-    pub fn predict(&mut self, pos: &Position, moves: &[Move], prior: &[f64]) -> Vec<f64> {
+    /// equilibrium strategy `prior` for that player (same order) and the move a short
+    /// pure-strategy search picks for the player, if one was searched.
+    pub fn predict(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        prior: &[f64],
+        searched: Option<Move>,
+    ) -> Vec<f64> {
         self.last.clear();
         let mut scores = Vec::with_capacity(moves.len());
         for (&m, &q) in moves.iter().zip(prior) {
-            let f = features(pos, self.side, m);
+            let f = features(pos, self.side, m, searched);
             let q = q.max(0.0) + PRIOR_FLOOR;
             let s = self.prior_weight * q.ln()
                 + f.iter().zip(&self.weights).map(|(x, w)| x * w).sum::<f64>();
@@ -166,14 +178,14 @@ mod tests {
         let moves = legal_moves(&pos, Side::White, RuleSet::Classic);
         let prior: Vec<f64> = (0..moves.len()).map(|i| (i == 0) as u8 as f64).collect();
         let mut model = MoveModel::new(Side::White);
-        let p = model.predict(&pos, &moves, &prior);
+        let p = model.predict(&pos, &moves, &prior, None);
         assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         let top = (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap();
         assert_eq!(top, 0);
         assert_eq!(model.trust(), 0.0);
         // A player who always plays the prior's likeliest move is predicted right every time.
         for _ in 0..5 {
-            model.predict(&pos, &moves, &prior);
+            model.predict(&pos, &moves, &prior, None);
             model.observe(moves[0]);
         }
         assert!((model.trust() - 1.0).abs() < 1e-12, "{}", model.trust());
@@ -192,13 +204,13 @@ mod tests {
             .copied()
             .find(|m| format_move(*m) == "a1b3")
             .unwrap();
-        let before = model.predict(&pos, &moves, &prior);
+        let before = model.predict(&pos, &moves, &prior, None);
         let k = moves.iter().position(|&m| m == horseman_move).unwrap();
         for _ in 0..10 {
-            model.predict(&pos, &moves, &prior);
+            model.predict(&pos, &moves, &prior, None);
             model.observe(horseman_move);
         }
-        let after = model.predict(&pos, &moves, &prior);
+        let after = model.predict(&pos, &moves, &prior, None);
         assert!(after[k] > 2.0 * before[k], "{} -> {}", before[k], after[k]);
         let horsemen: f64 = model
             .habits()
@@ -207,5 +219,27 @@ mod tests {
             .map(|(_, w)| *w)
             .sum();
         assert!(horsemen > 0.5, "{horsemen}");
+    }
+
+    #[test]
+    fn it_learns_to_follow_a_search_the_player_follows() {
+        // The player always plays the searched move, which the uniform prior does not favour
+        // and no other feature singles out: the first (quiet footman) move each turn.
+        let pos = parse_position("start").unwrap();
+        let moves = legal_moves(&pos, Side::White, RuleSet::Classic);
+        let prior = vec![1.0 / moves.len() as f64; moves.len()];
+        let mut model = MoveModel::new(Side::White);
+        let pick = |turn: usize| moves[turn % moves.len()];
+        for turn in 0..12 {
+            model.predict(&pos, &moves, &prior, Some(pick(turn)));
+            model.observe(pick(turn));
+        }
+        let p = model.predict(&pos, &moves, &prior, Some(pick(12)));
+        let k = moves.iter().position(|&m| m == pick(12)).unwrap();
+        assert!(p[k] > 0.5, "{}", p[k]);
+        assert!(model.trust() > 0.5, "{}", model.trust());
+        // Without a searched move the model is back to the prior's spread.
+        let p = model.predict(&pos, &moves, &prior, None);
+        assert!(p.iter().all(|&q| q < 0.5), "{p:?}");
     }
 }

@@ -68,10 +68,25 @@ impl Predictor {
     /// The predicted move in `pos`, searching within `time` one turn beyond the inferred depth
     /// (so that the model can follow an opponent that goes deeper).
     pub fn predict(&mut self, pos: &Position, tables: &Tablebases, time: Duration) -> Option<Move> {
+        self.predict_within(pos, tables, None, Some(time))
+    }
+
+    /// [`Predictor::predict`] within `time` if given, and at most to `max_depth` until a depth
+    /// is inferred; `None` without a time or a depth to stop at.
+    pub fn predict_within(
+        &mut self,
+        pos: &Position,
+        tables: &Tablebases,
+        max_depth: Option<u32>,
+        time: Option<Duration>,
+    ) -> Option<Move> {
         let limits = Limits {
-            depth: self.depth.map(|d| d + 1),
-            movetime: Some(time),
+            depth: self.depth.map(|d| d + 1).or(max_depth),
+            movetime: time,
         };
+        if limits.depth.is_none() && limits.movetime.is_none() {
+            return None;
+        }
         self.by_depth.clear();
         let by_depth = &mut self.by_depth;
         AlphaBeta::new(tables, self.opponent).search_reporting(pos, limits, |c| {
@@ -122,12 +137,17 @@ pub enum ModelKind {
     Learned,
 }
 
-/// The model itself.
+/// The model itself. The learned one also runs the alpha-beta player's search, whose move is
+/// one of its features.
 #[derive(Clone, Debug)]
 enum OpponentModel {
     AlphaBeta(Predictor),
-    Learned(MoveModel),
+    Learned(MoveModel, Predictor),
 }
+
+/// Share of the turn's time the learned model's short search may take (its move is one
+/// feature among several, so it needs less than the alpha-beta model's prediction).
+const SEARCH_FEATURE_SHARE: f64 = 0.25;
 
 /// A learned prediction keeps only the likeliest moves, up to this share of the probability
 /// (each kept move costs a search of every engine move against it).
@@ -218,7 +238,9 @@ impl SafeExploiter {
             budget: 0.0,
             model: match kind {
                 ModelKind::AlphaBeta => OpponentModel::AlphaBeta(Predictor::new(opponent)),
-                ModelKind::Learned => OpponentModel::Learned(MoveModel::new(opponent)),
+                ModelKind::Learned => {
+                    OpponentModel::Learned(MoveModel::new(opponent), Predictor::new(opponent))
+                }
             },
             stake: None,
             observed: None,
@@ -258,7 +280,7 @@ impl SafeExploiter {
                 },
                 Vec::new(),
             ),
-            OpponentModel::Learned(m) => (m.trust(), m.habits()),
+            OpponentModel::Learned(m, _) => (m.trust(), m.habits()),
         };
         ModelReport {
             budget: self.budget,
@@ -307,8 +329,9 @@ impl SafeExploiter {
                 );
                 p.observe(actual);
             }
-            OpponentModel::Learned(m) => {
+            OpponentModel::Learned(m, p) => {
                 m.observe(actual);
+                p.observe(actual);
                 log::debug!(
                     "model: predicted {:?}, declared {:?}; trust {:.2}, habits {:?}",
                     stake.predicted,
@@ -351,8 +374,9 @@ impl SafeExploiter {
 
     /// The engine's move in `pos` within `limits`. The alpha-beta model needs a movetime to
     /// share the turn with its prediction (without one the engine plays its optimal strategy);
-    /// the learned model predicts at no cost. Returns the move, the search's iteration and the
-    /// strategy actually played (in the iteration's move order).
+    /// the learned model gives its short search a quarter of the turn (or, without a movetime,
+    /// the engine's depth). Returns the move, the search's iteration and the strategy actually
+    /// played (in the iteration's move order).
     pub fn choose(
         &mut self,
         pos: &Position,
@@ -367,7 +391,12 @@ impl SafeExploiter {
             OpponentModel::AlphaBeta(p) => limits
                 .movetime
                 .and_then(|t| p.predict(pos, tables, t.mul_f64(PREDICTION_SHARE))),
-            OpponentModel::Learned(_) => None,
+            OpponentModel::Learned(_, p) => p.predict_within(
+                pos,
+                tables,
+                limits.depth,
+                limits.movetime.map(|t| t.mul_f64(SEARCH_FEATURE_SHARE)),
+            ),
         };
         let left = |now: Instant| deadline.map(|d| d.saturating_duration_since(now));
         let own_limits = Limits {
@@ -385,9 +414,9 @@ impl SafeExploiter {
                 pure_prediction.map(|m| vec![(m, 1.0)]).unwrap_or_default(),
                 1.0,
             ),
-            OpponentModel::Learned(model) => {
+            OpponentModel::Learned(model, _) => {
                 let (theirs, prior) = it.root.strategy(self.side.opponent());
-                let probs = model.predict(pos, theirs, prior);
+                let probs = model.predict(pos, theirs, prior, pure_prediction);
                 // The stake is scaled by how often the model has been right: its values come
                 // from a depth-limited search, so a gift the model seems to make may be an
                 // illusion of the horizon, and a badly predicted opponent would eat it.
