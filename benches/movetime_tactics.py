@@ -56,8 +56,9 @@ class Engine:
                 return lines
         raise RuntimeError(f"engine closed before {prefix!r}")
 
-    def search(self, fen, go):
-        """Search `fen` with `go GO` (e.g. "movetime 50"): (last score, reply time in ms)."""
+    def go(self, fen, go):
+        """Search `fen` afresh with `go GO`: (the engine's lines up to `bestmove`, reply time in
+        ms, from `go` to `bestmove` as a GUI sees it)."""
         self.send("ucinewgame")
         self.send(f"position fen {fen}")
         self.send("isready")
@@ -65,7 +66,11 @@ class Engine:
         start = time.perf_counter()
         self.send(f"go {go}")
         lines = self.wait_for("bestmove")
-        elapsed_ms = (time.perf_counter() - start) * 1000
+        return lines, (time.perf_counter() - start) * 1000
+
+    def search(self, fen, go):
+        """Search `fen` with `go GO` (e.g. "movetime 50"): (last score, reply time in ms)."""
+        lines, elapsed_ms = self.go(fen, go)
         score = None
         for line in lines:
             m = re.search(r" score (cp|mate) (-?\d+)", line)

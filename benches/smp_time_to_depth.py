@@ -21,7 +21,6 @@ import os
 import re
 import statistics
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from movetime_tactics import ROOT, RELEASE, Engine  # noqa: E402
@@ -29,20 +28,13 @@ from movetime_tactics import ROOT, RELEASE, Engine  # noqa: E402
 
 def time_to_depth(engine, fen, depth):
     """Seconds from `go depth DEPTH` to `bestmove` on `fen`, and the nodes last reported."""
-    engine.send("ucinewgame")
-    engine.send(f"position fen {fen}")
-    engine.send("isready")
-    engine.wait_for("readyok")
-    start = time.perf_counter()
-    engine.send(f"go depth {depth}")
-    lines = engine.wait_for("bestmove")
-    elapsed = time.perf_counter() - start
+    lines, elapsed_ms = engine.go(fen, f"depth {depth}")
     nodes = 0
     for line in lines:
         m = re.search(r" nodes (\d+)", line)
         if m:
             nodes = int(m.group(1))
-    return elapsed, nodes
+    return elapsed_ms / 1000, nodes
 
 
 def main():

@@ -143,41 +143,40 @@ fn the_model_learns_to_predict_a_fixed_depth_alpha_beta_player() {
     );
 }
 
-#[test]
-fn against_a_biased_player_the_learned_model_earns_a_budget_and_strays() {
-    use variant_engines::apocalypse::play::{play_game, Player};
+/// Exploitation counts of the learned-model engine over `games` depth-2 games against
+/// `opponent`, colours alternating, each from its own position two random turns in.
+fn learned_model_against(
+    opponent: variant_engines::apocalypse::play::Player,
+    games: u32,
+    seeds: (u64, u64),
+) -> variant_engines::apocalypse::search::opponent_model::ExploitStats {
+    use variant_engines::apocalypse::play::{play_game, random_opening, Player};
     use variant_engines::apocalypse::search::opponent_model::{ExploitStats, ModelKind};
-    use variant_engines::apocalypse::search::scripted::Bias;
     let tables = Tablebases::none(RuleSet::Classic);
-    let mut rng = Rng::new(11);
+    let mut rng = Rng::new(seeds.0);
     let limits = Limits {
         depth: Some(2),
         movetime: None,
     };
     let mut total = ExploitStats::default();
-    let mut openings = Rng::new(5);
-    for game in 0..8 {
-        let start = variant_engines::apocalypse::play::random_opening(
-            &Position::start(),
-            2,
-            RuleSet::Classic,
-            &mut openings,
-        )
-        .unwrap();
-        let players = if game % 2 == 0 {
-            [
-                Player::Exploiter(ModelKind::Learned),
-                Player::Scripted(Bias::HorsemenFirst, Some(2)),
-            ]
-        } else {
-            [
-                Player::Scripted(Bias::HorsemenFirst, Some(2)),
-                Player::Exploiter(ModelKind::Learned),
-            ]
-        };
+    let mut openings = Rng::new(seeds.1);
+    for game in 0..games {
+        let start = random_opening(&Position::start(), 2, RuleSet::Classic, &mut openings).unwrap();
+        let mut players = [Player::Exploiter(ModelKind::Learned), opponent];
+        if game % 2 == 1 {
+            players.swap(0, 1);
+        }
         let (_, _, stats) = play_game(&start, players, limits, &tables, &mut rng);
         total.add(&stats);
     }
+    total
+}
+
+#[test]
+fn against_a_biased_player_the_learned_model_earns_a_budget_and_strays() {
+    use variant_engines::apocalypse::play::Player;
+    use variant_engines::apocalypse::search::scripted::Bias;
+    let total = learned_model_against(Player::Scripted(Bias::HorsemenFirst, Some(2)), 8, (11, 5));
     assert!(total.predicted > 0, "{total:?}");
     // The player's habit makes its moves predictable and worse than optimal play: the model
     // is right on some turns, the gifts add up, and the engine stakes them.
@@ -190,34 +189,8 @@ fn against_a_biased_player_the_learned_model_earns_a_budget_and_strays() {
 fn the_learned_model_learns_to_follow_a_searching_opponent() {
     // Against the depth-2 alpha-beta player, whose moves no habit feature explains, the
     // model's feature "plays the move a short search picks" must carry the prediction.
-    use variant_engines::apocalypse::play::{play_game, Player};
-    use variant_engines::apocalypse::search::opponent_model::{ExploitStats, ModelKind};
-    let tables = Tablebases::none(RuleSet::Classic);
-    let mut rng = Rng::new(3);
-    let limits = Limits {
-        depth: Some(2),
-        movetime: None,
-    };
-    let mut total = ExploitStats::default();
-    let mut openings = Rng::new(7);
-    for game in 0..6 {
-        let start = variant_engines::apocalypse::play::random_opening(
-            &Position::start(),
-            2,
-            RuleSet::Classic,
-            &mut openings,
-        )
-        .unwrap();
-        let mut players = [
-            Player::Exploiter(ModelKind::Learned),
-            Player::AlphaBeta(Some(2)),
-        ];
-        if game % 2 == 1 {
-            players.swap(0, 1);
-        }
-        let (_, _, stats) = play_game(&start, players, limits, &tables, &mut rng);
-        total.add(&stats);
-    }
+    use variant_engines::apocalypse::play::Player;
+    let total = learned_model_against(Player::AlphaBeta(Some(2)), 6, (3, 7));
     assert!(total.predicted >= 20, "{total:?}");
     assert!(
         total.right * 100 >= total.predicted * 75,
