@@ -172,6 +172,15 @@ mod tests {
     use crate::apocalypse::rules::notation::{format_move, parse_position};
     use crate::apocalypse::rules::ruleset::RuleSet;
 
+    /// The start position, White's legal moves, a uniform prior over them and a fresh model
+    /// of White.
+    fn start_with_uniform_prior() -> (Position, Vec<Move>, Vec<f64>, MoveModel) {
+        let pos = parse_position("start").unwrap();
+        let moves = legal_moves(&pos, Side::White, RuleSet::Classic);
+        let prior = vec![1.0 / moves.len() as f64; moves.len()];
+        (pos, moves, prior, MoveModel::new(Side::White))
+    }
+
     #[test]
     fn before_learning_it_predicts_the_prior() {
         let pos = Position::start();
@@ -195,10 +204,7 @@ mod tests {
     #[test]
     fn it_learns_a_habit_the_prior_does_not_have() {
         // The player always moves a horseman; the prior is uniform.
-        let pos = parse_position("start").unwrap();
-        let moves = legal_moves(&pos, Side::White, RuleSet::Classic);
-        let prior = vec![1.0 / moves.len() as f64; moves.len()];
-        let mut model = MoveModel::new(Side::White);
+        let (pos, moves, prior, mut model) = start_with_uniform_prior();
         let horseman_move = moves
             .iter()
             .copied()
@@ -225,10 +231,7 @@ mod tests {
     fn it_learns_to_follow_a_search_the_player_follows() {
         // The player always plays the searched move, which the uniform prior does not favour
         // and no other feature singles out: the first (quiet footman) move each turn.
-        let pos = parse_position("start").unwrap();
-        let moves = legal_moves(&pos, Side::White, RuleSet::Classic);
-        let prior = vec![1.0 / moves.len() as f64; moves.len()];
-        let mut model = MoveModel::new(Side::White);
+        let (pos, moves, prior, mut model) = start_with_uniform_prior();
         let pick = |turn: usize| moves[turn % moves.len()];
         for turn in 0..12 {
             model.predict(&pos, &moves, &prior, Some(pick(turn)));
