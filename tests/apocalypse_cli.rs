@@ -124,8 +124,9 @@ fn run_with_stdout_closed(args: &[&str], input: &str) -> (Option<i32>, String) {
 fn every_subcommand_ends_quietly_when_its_output_is_closed() {
     let dir = std::env::temp_dir().join(format!("apoc-cli-pipe-{}", std::process::id()));
     let d = dir.to_str().unwrap();
-    // A tablebase directory to probe and verify (K = 3 takes well under a second).
-    let (code, _, err) = run(&["tb", "build", "--max-pieces", "3", "--dir", d]);
+    // A tablebase directory to probe and verify (K = 3 takes well under a second), named as
+    // the other commands name it.
+    let (code, _, err) = run(&["tb", "build", "--max-pieces", "3", "--tb-dir", d]);
     assert_eq!(code, 0, "tb build: {err}");
     assert!(dir.join("classic").join("PNvp-00.tb").exists());
     // A build whose report has nobody to read it stops after its first class, quietly.

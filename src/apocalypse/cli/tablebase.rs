@@ -31,8 +31,8 @@ pub enum TbAction {
         #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
         max_pieces: u32,
         /// Directory of the tablebase files (default: $APOCALYPSE_TB_DIR, else the per-user
-        /// data directory).
-        #[arg(long, default_value_os_t = default_dir())]
+        /// data directory; `--tb-dir`, as the other commands spell it, works too).
+        #[arg(long, alias = "tb-dir", default_value_os_t = default_dir())]
         dir: PathBuf,
         /// Stop iterating a block after this many value-iteration passes (reported if not
         /// converged).
@@ -45,8 +45,8 @@ pub enum TbAction {
         #[arg(required = true)]
         position: Vec<String>,
         /// Directory of the tablebase files (default: $APOCALYPSE_TB_DIR, else the per-user
-        /// data directory).
-        #[arg(long, default_value_os_t = default_dir())]
+        /// data directory; `--tb-dir`, as the other commands spell it, works too).
+        #[arg(long, alias = "tb-dir", default_value_os_t = default_dir())]
         dir: PathBuf,
         /// Print one JSON object.
         #[arg(long)]
@@ -55,8 +55,8 @@ pub enum TbAction {
     /// Check the fixed point on every position of every class (or of one class).
     Verify {
         /// Directory of the tablebase files (default: $APOCALYPSE_TB_DIR, else the per-user
-        /// data directory).
-        #[arg(long, default_value_os_t = default_dir())]
+        /// data directory; `--tb-dir`, as the other commands spell it, works too).
+        #[arg(long, alias = "tb-dir", default_value_os_t = default_dir())]
         dir: PathBuf,
         /// Only this class, e.g. `PNvp-00`.
         #[arg(long)]
