@@ -158,6 +158,31 @@ fn random_openings_are_unfinished_reproducible_and_varied() {
 }
 
 #[test]
+fn exploiting_the_alphabeta_player_by_its_own_search_works_at_a_fixed_depth() {
+    // Without a clock the prediction searches to the engine's depth (it used to need a
+    // movetime and predicted nothing).
+    let (code, text) = selfplay(&[
+        "--opponent",
+        "alphabeta",
+        "--exploit",
+        "--random-turns",
+        "2",
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("exploitation: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let predicted: u32 = line
+        .trim_start_matches("exploitation: ")
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(predicted > 0, "{line}");
+}
+
+#[test]
 fn selfplay_with_random_openings_against_the_alphabeta_player_runs() {
     let (code, text) = selfplay(&["--opponent", "alphabeta", "--random-turns", "2"]);
     assert_eq!(code, Some(0), "{text}");

@@ -37,8 +37,8 @@ pub struct SelfplayArgs {
     /// The engine predicts the opponent's moves and stakes on the prediction only the value
     /// the opponent has already given away (safe exploitation; the whole game still
     /// guarantees the start position's value). Against the alpha-beta player it runs that
-    /// player's search (it needs a movetime); against any other it learns a model of the
-    /// moves it sees, as it does against a person.
+    /// player's search (within half of each turn, or to the engine's depth); against any other
+    /// it learns a model of the moves it sees, as it does against a person.
     #[arg(long)]
     pub exploit: bool,
     /// With --exploit: learn a model of the opponent's moves even against the alpha-beta

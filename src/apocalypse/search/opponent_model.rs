@@ -28,6 +28,9 @@ use crate::rng::Rng;
 
 /// Share of the turn's time the prediction of the opponent's move may take.
 const PREDICTION_SHARE: f64 = 0.5;
+/// Share of the turn's time that settling the last turn may take (a re-search of the engine's
+/// played moves against a declared move that was not predicted).
+const SETTLE_SHARE: f64 = 0.1;
 /// Share of the time left after the prediction that is kept for valuing the engine's moves
 /// against the predicted one.
 const STRAY_SHARE: f64 = 0.3;
@@ -163,6 +166,8 @@ struct Stake {
     remaining: u32,
     /// The position's value for the engine.
     value: f64,
+    /// What the played strategy guarantees against every reply (the value minus the stake).
+    guaranteed: f64,
     /// The engine's moves played with positive probability, with their probabilities.
     played: Vec<(Move, f64)>,
     /// The likeliest predicted move.
@@ -220,6 +225,8 @@ pub struct SafeExploiter {
     observed: Option<Move>,
     prediction: Vec<(Move, f64)>,
     strayed: f64,
+    /// The value the strategy chosen last put at risk (0 = it guarantees the position's value).
+    staked: f64,
     /// What happened so far.
     pub stats: ExploitStats,
 }
@@ -246,6 +253,7 @@ impl SafeExploiter {
             observed: None,
             prediction: Vec::new(),
             strayed: 0.0,
+            staked: 0.0,
             stats: ExploitStats::default(),
         }
     }
@@ -313,8 +321,12 @@ impl SafeExploiter {
     }
 
     /// Settle the last turn's stake against the observed move: the budget changes by the
-    /// turn's expected value given that move, minus the position's value.
-    fn settle(&mut self, tables: &Tablebases) {
+    /// turn's expected value given that move, minus the position's value. Values not found
+    /// while choosing are searched by `deadline`; if that runs out, the turn counts as if the
+    /// opponent had found the reply the strategy was weakest against (its guarantee), which
+    /// never overstates a gift. Without that bound a re-search at the depth a quick iteration
+    /// reached in an endgame can run for minutes.
+    fn settle(&mut self, tables: &Tablebases, deadline: Option<Instant>) {
         let (Some(stake), Some(actual)) = (self.stake.take(), self.observed.take()) else {
             return;
         };
@@ -347,36 +359,40 @@ impl SafeExploiter {
             .iter()
             .find(|(m, _)| *m == actual)
             .map(|(_, values)| values.clone());
-        let values: Vec<f64> = known.unwrap_or_else(|| {
+        let values: Option<Vec<f64>> = known.or_else(|| {
             let searcher = Searcher::new(tables);
             stake
                 .played
                 .iter()
                 .map(|&(mine, _)| {
                     let (w, b) = self.joint(mine, actual);
-                    let v = searcher
-                        .joint_value(&stake.pos, w, b, stake.remaining, None)
-                        .unwrap_or(stake.value);
-                    self.own(v)
+                    searcher
+                        .joint_value(&stake.pos, w, b, stake.remaining, deadline)
+                        .map(|v| self.own(v))
                 })
                 .collect()
         });
-        let expected: f64 = stake
-            .played
-            .iter()
-            .zip(&values)
-            .map(|(&(_, p), v)| p * v)
-            .sum();
+        let expected: f64 = match values {
+            Some(values) => stake
+                .played
+                .iter()
+                .zip(&values)
+                .map(|(&(_, p), v)| p * v)
+                .sum(),
+            None => {
+                log::debug!("model: no time to settle the turn, counted at its guarantee");
+                stake.guaranteed
+            }
+        };
         let gift = expected - stake.value;
         self.stats.gifts += gift;
         self.budget = (self.budget + gift).max(0.0);
     }
 
-    /// The engine's move in `pos` within `limits`. The alpha-beta model needs a movetime to
-    /// share the turn with its prediction (without one the engine plays its optimal strategy);
-    /// the learned model gives its short search a quarter of the turn (or, without a movetime,
-    /// the engine's depth). Returns the move, the search's iteration and the strategy actually
-    /// played (in the iteration's move order).
+    /// The engine's move in `pos` within `limits`. The alpha-beta model's prediction takes half
+    /// of the turn, the learned model's short search a quarter (without a movetime, both search
+    /// to the engine's depth). Returns the move, the search's iteration and the strategy
+    /// actually played (in the iteration's move order).
     pub fn choose(
         &mut self,
         pos: &Position,
@@ -385,12 +401,18 @@ impl SafeExploiter {
         rng: &mut Rng,
     ) -> Option<(Move, Iteration, Vec<f64>)> {
         let started = Instant::now();
-        self.settle(tables);
         let deadline = limits.movetime.map(|t| started + t);
+        self.settle(
+            tables,
+            limits.movetime.map(|t| started + t.mul_f64(SETTLE_SHARE)),
+        );
         let pure_prediction = match &mut self.model {
-            OpponentModel::AlphaBeta(p) => limits
-                .movetime
-                .and_then(|t| p.predict(pos, tables, t.mul_f64(PREDICTION_SHARE))),
+            OpponentModel::AlphaBeta(p) => p.predict_within(
+                pos,
+                tables,
+                limits.depth,
+                limits.movetime.map(|t| t.mul_f64(PREDICTION_SHARE)),
+            ),
             OpponentModel::Learned(_, p) => p.predict_within(
                 pos,
                 tables,
@@ -425,6 +447,7 @@ impl SafeExploiter {
         };
         self.prediction = prediction.clone();
         self.strayed = 0.0;
+        self.staked = 0.0;
         let mut strategy = optimal.to_vec();
         let mut against_predicted = Vec::new();
         if !prediction.is_empty() {
@@ -450,6 +473,7 @@ impl SafeExploiter {
             pos: *pos,
             remaining,
             value,
+            guaranteed: value - self.staked,
             played,
             predicted: prediction.first().map(|&(m, _)| m),
             against_predicted,
@@ -534,6 +558,7 @@ impl SafeExploiter {
         }
         strategy[best] += weight;
         self.strayed = weight;
+        self.staked = weight * (value - floor).max(0.0);
         self.stats.strayed += 1;
         columns
     }
@@ -557,4 +582,55 @@ fn likeliest(moves: &[Move], probs: &[f64]) -> Vec<(Move, f64)> {
         entry.1 /= mass.max(1e-12);
     }
     kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apocalypse::rules::moves::legal_moves;
+    use crate::apocalypse::rules::ruleset::RuleSet;
+
+    #[test]
+    fn a_turn_without_time_to_settle_counts_at_its_guarantee() {
+        let tables = Tablebases::none(RuleSet::Classic);
+        let pos = Position::start();
+        let mine = legal_moves(&pos, Side::White, RuleSet::Classic);
+        let theirs = legal_moves(&pos, Side::Black, RuleSet::Classic);
+        let mut exploiter = SafeExploiter::with_budget(Side::White, 0.3);
+        // A stake of 0.2 whose declared reply was not valued while choosing: with the deadline
+        // already passed, the re-search gives up and the turn counts as the worst reply would.
+        exploiter.stake = Some(Stake {
+            pos,
+            remaining: 3,
+            value: 0.1,
+            guaranteed: -0.1,
+            played: vec![(mine[0], 0.5), (mine[1], 0.5)],
+            predicted: Some(theirs[0]),
+            against_predicted: vec![(theirs[0], vec![0.4, 0.4])],
+        });
+        exploiter.observe(theirs[1]);
+        exploiter.settle(&tables, Some(Instant::now() - Duration::from_millis(1)));
+        assert!(
+            (exploiter.budget() - 0.1).abs() < 1e-12,
+            "{}",
+            exploiter.budget()
+        );
+        // The predicted reply was valued while choosing: no search, the known values count.
+        exploiter.stake = Some(Stake {
+            pos,
+            remaining: 3,
+            value: 0.1,
+            guaranteed: -0.1,
+            played: vec![(mine[0], 0.5), (mine[1], 0.5)],
+            predicted: Some(theirs[0]),
+            against_predicted: vec![(theirs[0], vec![0.4, 0.2])],
+        });
+        exploiter.observe(theirs[0]);
+        exploiter.settle(&tables, Some(Instant::now() - Duration::from_millis(1)));
+        assert!(
+            (exploiter.budget() - 0.3).abs() < 1e-12,
+            "{}",
+            exploiter.budget()
+        );
+    }
 }
