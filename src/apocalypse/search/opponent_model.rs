@@ -590,15 +590,16 @@ mod tests {
     use crate::apocalypse::rules::moves::legal_moves;
     use crate::apocalypse::rules::ruleset::RuleSet;
 
-    #[test]
-    fn a_turn_without_time_to_settle_counts_at_its_guarantee() {
+    /// The budget after settling, with the deadline already passed, a stake of 0.2 (value 0.1,
+    /// guarantee -0.1) on White's first two start moves at even odds, which were valued
+    /// against Black's first move only (`known` = those two values), when Black declared
+    /// its move number `declared`.
+    fn budget_after_settling(known: [f64; 2], declared: usize) -> f64 {
         let tables = Tablebases::none(RuleSet::Classic);
         let pos = Position::start();
         let mine = legal_moves(&pos, Side::White, RuleSet::Classic);
         let theirs = legal_moves(&pos, Side::Black, RuleSet::Classic);
         let mut exploiter = SafeExploiter::with_budget(Side::White, 0.3);
-        // A stake of 0.2 whose declared reply was not valued while choosing: with the deadline
-        // already passed, the re-search gives up and the turn counts as the worst reply would.
         exploiter.stake = Some(Stake {
             pos,
             remaining: 3,
@@ -606,31 +607,21 @@ mod tests {
             guaranteed: -0.1,
             played: vec![(mine[0], 0.5), (mine[1], 0.5)],
             predicted: Some(theirs[0]),
-            against_predicted: vec![(theirs[0], vec![0.4, 0.4])],
+            against_predicted: vec![(theirs[0], known.to_vec())],
         });
-        exploiter.observe(theirs[1]);
+        exploiter.observe(theirs[declared]);
         exploiter.settle(&tables, Some(Instant::now() - Duration::from_millis(1)));
-        assert!(
-            (exploiter.budget() - 0.1).abs() < 1e-12,
-            "{}",
-            exploiter.budget()
-        );
-        // The predicted reply was valued while choosing: no search, the known values count.
-        exploiter.stake = Some(Stake {
-            pos,
-            remaining: 3,
-            value: 0.1,
-            guaranteed: -0.1,
-            played: vec![(mine[0], 0.5), (mine[1], 0.5)],
-            predicted: Some(theirs[0]),
-            against_predicted: vec![(theirs[0], vec![0.4, 0.2])],
-        });
-        exploiter.observe(theirs[0]);
-        exploiter.settle(&tables, Some(Instant::now() - Duration::from_millis(1)));
-        assert!(
-            (exploiter.budget() - 0.3).abs() < 1e-12,
-            "{}",
-            exploiter.budget()
-        );
+        exploiter.budget()
+    }
+
+    #[test]
+    fn a_turn_without_time_to_settle_counts_at_its_guarantee() {
+        // A reply not valued while choosing: the re-search gives up at once and the turn
+        // counts as the worst reply would, 0.3 + (-0.1 - 0.1).
+        let budget = budget_after_settling([0.4, 0.4], 1);
+        assert!((budget - 0.1).abs() < 1e-12, "{budget}");
+        // The predicted reply: no search, the known values count, 0.3 + (0.3 - 0.1).
+        let budget = budget_after_settling([0.4, 0.2], 0);
+        assert!((budget - 0.5).abs() < 1e-12, "{budget}");
     }
 }
