@@ -117,7 +117,8 @@ fn the_model_learns_to_predict_a_fixed_depth_alpha_beta_player() {
             if outcome(&pos, rules).is_over() {
                 break;
             }
-            let predicted = model.predict(&pos, &tables, Duration::from_millis(500));
+            let predicted =
+                model.predict_within(&pos, &tables, None, Some(Duration::from_millis(500)));
             let actual = AlphaBeta::new(&tables, Side::Black)
                 .search(&pos, Limits::new(Some(2), None))
                 .expect("an ongoing position")

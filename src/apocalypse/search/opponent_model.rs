@@ -68,14 +68,9 @@ impl Predictor {
         self.depth
     }
 
-    /// The predicted move in `pos`, searching within `time` one turn beyond the inferred depth
-    /// (so that the model can follow an opponent that goes deeper).
-    pub fn predict(&mut self, pos: &Position, tables: &Tablebases, time: Duration) -> Option<Move> {
-        self.predict_within(pos, tables, None, Some(time))
-    }
-
-    /// [`Predictor::predict`] within `time` if given, and at most to `max_depth` until a depth
-    /// is inferred; `None` without a time or a depth to stop at.
+    /// The predicted move in `pos`, searching one turn beyond the inferred depth (so that the
+    /// model can follow an opponent that goes deeper), within `time` if given, and at most to
+    /// `max_depth` until a depth is inferred; `None` without a time or a depth to stop at.
     pub fn predict_within(
         &mut self,
         pos: &Position,
