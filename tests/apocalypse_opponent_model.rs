@@ -200,3 +200,66 @@ fn the_learned_model_learns_to_follow_a_searching_opponent() {
         total.predicted
     );
 }
+
+/// Whether `engine` (playing White at depth 2 from the start) reports, in each of `turns`
+/// turns, that its prediction came from the search alone, when Black's moves come from
+/// `black`.
+fn follows_search_by_turn(
+    engine: &mut SafeExploiter,
+    turns: usize,
+    mut black: impl FnMut(&Position, &mut Rng) -> variant_engines::apocalypse::rules::moves::Move,
+) -> Vec<bool> {
+    let tables = Tablebases::none(RuleSet::Classic);
+    let mut rng = Rng::new(0x5AFE_E4B1_0172_0003);
+    let limits = Limits::new(Some(2), None);
+    engine.new_game(Side::White);
+    let mut pos = Position::start();
+    let mut follows = Vec::new();
+    for _ in 0..turns {
+        if outcome(&pos, RuleSet::Classic).is_over() {
+            break;
+        }
+        let (mine, _, _) = engine
+            .choose(&pos, limits, &tables, &mut rng)
+            .expect("an ongoing position");
+        let report = engine.report();
+        if report.follows_search {
+            assert_eq!(report.prediction.len(), 1, "{report:?}");
+        }
+        follows.push(report.follows_search);
+        let theirs = black(&pos, &mut rng);
+        engine.observe(theirs);
+        pos = resolve(&pos, [mine, theirs]).0;
+    }
+    follows
+}
+
+#[test]
+fn the_learned_model_hands_a_searching_player_to_the_search_alone() {
+    use variant_engines::apocalypse::search::opponent_model::ModelKind;
+    let tables = Tablebases::none(RuleSet::Classic);
+    let depth_2 = |pos: &Position, _: &mut Rng| {
+        AlphaBeta::new(&tables, Side::Black)
+            .search(pos, Limits::new(Some(2), None))
+            .expect("an ongoing position")
+            .best
+    };
+    let mut engine = SafeExploiter::modelling(Side::White, ModelKind::Learned);
+    let first_game = follows_search_by_turn(&mut engine, 10, depth_2);
+    // Two declared moves first, then the depth-2 player is predicted by the search.
+    assert!(!first_game[0] && !first_game[1], "{first_game:?}");
+    assert!(
+        first_game.iter().filter(|&&f| f).count() >= first_game.len() / 2,
+        "{first_game:?}"
+    );
+    // The next game of the match starts with what the engine learned.
+    let second_game = follows_search_by_turn(&mut engine, 3, depth_2);
+    assert!(second_game[0], "{second_game:?}");
+    // A player who picks moves at random is never handed to the search.
+    let mut engine = SafeExploiter::modelling(Side::White, ModelKind::Learned);
+    let random = follows_search_by_turn(&mut engine, 10, |pos, rng| {
+        let moves = legal_moves(pos, Side::Black, RuleSet::Classic);
+        moves[rng.below(moves.len())]
+    });
+    assert!(random.iter().all(|&f| !f), "{random:?}");
+}

@@ -165,13 +165,27 @@ pub fn play_game(
     tables: &Tablebases,
     rng: &mut Rng,
 ) -> (Outcome, TablebaseAudit, ExploitStats) {
-    let rules = tables.rules();
-    let mut pos = *start;
-    let mut audit = TablebaseAudit::default();
     let mut exploiters = Side::BOTH.map(|side| match players[side.index()] {
         Player::Exploiter(kind) => Some(SafeExploiter::modelling(side, kind)),
         _ => None,
     });
+    play_game_with(start, players, &mut exploiters, limits, tables, rng)
+}
+
+/// `play_game` with the exploiting engines given (one per `Player::Exploiter` side, set up
+/// for its side), so that a match can keep what they learned of the opponent from game to
+/// game.
+pub fn play_game_with(
+    start: &Position,
+    players: [Player; 2],
+    exploiters: &mut [Option<SafeExploiter>; 2],
+    limits: Limits,
+    tables: &Tablebases,
+    rng: &mut Rng,
+) -> (Outcome, TablebaseAudit, ExploitStats) {
+    let rules = tables.rules();
+    let mut pos = *start;
+    let mut audit = TablebaseAudit::default();
     let stats = |exploiters: &[Option<SafeExploiter>; 2]| {
         let mut total = ExploitStats::default();
         for e in exploiters.iter().flatten() {
@@ -182,7 +196,7 @@ pub fn play_game(
     for _ in 0..MAX_TURNS {
         let state = outcome(&pos, rules);
         if state.is_over() {
-            return (state, audit, stats(&exploiters));
+            return (state, audit, stats(exploiters));
         }
         let mut actions = [Move::FORFEIT; 2];
         let mut depths = [0; 2];
@@ -255,7 +269,7 @@ pub fn play_game(
         }
         pos = resolve(&pos, actions).0;
     }
-    (Outcome::Draw(Reason::QuietTurns), audit, stats(&exploiters))
+    (Outcome::Draw(Reason::QuietTurns), audit, stats(exploiters))
 }
 
 /// Match totals from the engine's point of view.

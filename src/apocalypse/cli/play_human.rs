@@ -97,8 +97,13 @@ fn model_line(report: &ModelReport) -> String {
     } else {
         "this turn it played its optimal strategy".to_string()
     };
+    let search = if report.follows_search {
+        " Your moves match its own short search, so it predicts you by that search."
+    } else {
+        ""
+    };
     format!(
-        "Engine's model of you: trust {:.0} %, value you have given away {:+.3}; {use_}.",
+        "Engine's model of you: trust {:.0} %, value you have given away {:+.3}; {use_}.{search}",
         100.0 * report.trust,
         report.budget
     )

@@ -5,12 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use super::tables::open_for_search;
-use crate::apocalypse::play::{play_game, random_opening, MatchScore, Player, TablebaseAudit};
+use crate::apocalypse::play::{play_game_with, random_opening, MatchScore, Player, TablebaseAudit};
 use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::notation::parse_position;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::Limits;
-use crate::apocalypse::search::opponent_model::{ExploitStats, ModelKind};
+use crate::apocalypse::search::opponent_model::{ExploitStats, ModelKind, SafeExploiter};
 use crate::apocalypse::search::scripted::Bias;
 use crate::console::outln;
 use crate::rng::Rng;
@@ -38,7 +38,8 @@ pub struct SelfplayArgs {
     /// the opponent has already given away (safe exploitation; the whole game still
     /// guarantees the start position's value). Against the alpha-beta player it runs that
     /// player's search (within half of each turn, or to the engine's depth); against any other
-    /// it learns a model of the moves it sees, as it does against a person.
+    /// it learns a model of the moves it sees, as it does against a person, and keeps it from
+    /// game to game of the match (the budget starts from nothing each game).
     #[arg(long)]
     pub exploit: bool,
     /// With --exploit: learn a model of the opponent's moves even against the alpha-beta
@@ -171,6 +172,7 @@ pub fn selfplay(
     let mut score = MatchScore::default();
     let mut audit = TablebaseAudit::default();
     let mut exploit = ExploitStats::default();
+    let mut kept_model: Option<SafeExploiter> = None;
     // Both players search on one thread, so equal time per turn means equal work, and two
     // matches can share a two-core machine.
     let single_thread = rayon::ThreadPoolBuilder::new()
@@ -192,8 +194,26 @@ pub fn selfplay(
             Side::White => [engine, opponent],
             Side::Black => [opponent, engine],
         };
-        let (result, game_audit, game_exploit) =
-            single_thread.install(|| play_game(&opening, players, limits, &tables, &mut rng));
+        // The exploiting engine keeps its model of the opponent for the whole match.
+        let mut exploiters = [None, None];
+        if let Player::Exploiter(kind) = engine {
+            let mut e = kept_model
+                .take()
+                .unwrap_or_else(|| SafeExploiter::modelling(engine_side, kind));
+            e.new_game(engine_side);
+            exploiters[engine_side.index()] = Some(e);
+        }
+        let (result, game_audit, game_exploit) = single_thread.install(|| {
+            play_game_with(
+                &opening,
+                players,
+                &mut exploiters,
+                limits,
+                &tables,
+                &mut rng,
+            )
+        });
+        kept_model = exploiters[engine_side.index()].take();
         audit.add(&game_audit);
         exploit.add(&game_exploit);
         score.record(result, engine_side);

@@ -90,6 +90,13 @@ impl MoveModel {
         }
     }
 
+    /// Model the same player, now playing `side` (a new game of a match; the features are
+    /// the same for either colour).
+    pub fn set_side(&mut self, side: Side) {
+        self.side = side;
+        self.last.clear();
+    }
+
     /// The predicted probability of each of the player's `moves` in `pos`, given the engine's
     /// equilibrium strategy `prior` for that player (same order) and the move a short
     /// pure-strategy search picks for the player, if one was searched.

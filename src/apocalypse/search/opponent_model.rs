@@ -1,9 +1,10 @@
 //! Safe exploitation of a predictable opponent ("risk what you have won", Ganzfried and
 //! Sandholm, "Safe opponent exploitation", 2015). The engine predicts the opponent's move,
 //! either by running the pure-strategy alpha-beta player's own search or with a model learned
-//! from the moves seen so far (`move_model`, for a person), and may stray from its optimal
-//! strategy towards the best reply to the prediction, but only by the value the opponent has
-//! already given away.
+//! from the moves seen so far (`move_model`, for a person; a player whose moves that search
+//! keeps naming is handed to the search alone), and may stray from its optimal strategy
+//! towards the best reply to the prediction, but only by the value the opponent has already
+//! given away. A match may keep the model from game to game (`new_game`).
 //!
 //! The accounting: each turn the engine plays a strategy x whose guaranteed value (against
 //! every reply, in its root matrix A) is at least V - B, where V is the position's value and B
@@ -47,10 +48,19 @@ pub struct Predictor {
     /// Per depth (index = depth - 1), recent agreements with the opponent's moves, each
     /// observation weighing `AGREEMENT_DECAY` times the next.
     agreements: Vec<f64>,
+    /// The move of the last prediction.
+    predicted: Option<Move>,
+    /// Recent predictions that named the declared move, and all recent predictions, each
+    /// weighing `RECORD_DECAY` times the next.
+    named: f64,
+    seen: f64,
 }
 
 /// How fast old agreements fade: the opponent's depth changes with the position.
 const AGREEMENT_DECAY: f64 = 0.7;
+/// How fast the record of right predictions fades: slower, since it decides whether the
+/// player follows a search at all (about the last ten moves count).
+const RECORD_DECAY: f64 = 0.9;
 
 impl Predictor {
     /// A model of the alpha-beta player playing `opponent`.
@@ -60,6 +70,25 @@ impl Predictor {
             depth: None,
             by_depth: Vec::new(),
             agreements: Vec::new(),
+            predicted: None,
+            named: 0.0,
+            seen: 0.0,
+        }
+    }
+
+    /// Model the same player, now playing `opponent` (a new game of a match).
+    pub fn set_opponent(&mut self, opponent: Side) {
+        self.opponent = opponent;
+        self.by_depth.clear();
+        self.predicted = None;
+    }
+
+    /// How often lately the prediction named the declared move (0 to 1, 0 before any).
+    pub fn record(&self) -> f64 {
+        if self.seen > 0.0 {
+            self.named / self.seen
+        } else {
+            0.0
         }
     }
 
@@ -78,22 +107,30 @@ impl Predictor {
         max_depth: Option<u32>,
         time: Option<Duration>,
     ) -> Option<Move> {
+        // Capped one beyond the engine's own depth: agreements tie at every depth that names
+        // the same move, a tie goes deeper, and uncapped the depth would creep up turn by turn.
+        let beyond = self
+            .depth
+            .map(|d| max_depth.map_or(d + 1, |m| (d + 1).min(m + 1)));
         let limits = Limits {
-            depth: self.depth.map(|d| d + 1).or(max_depth),
+            depth: beyond.or(max_depth),
             movetime: time,
         };
+        self.predicted = None;
+        self.by_depth.clear();
         if limits.depth.is_none() && limits.movetime.is_none() {
             return None;
         }
-        self.by_depth.clear();
         let by_depth = &mut self.by_depth;
         AlphaBeta::new(tables, self.opponent).search_reporting(pos, limits, |c| {
             by_depth.push(c.best);
         });
         let depth = self.depth.map_or(self.by_depth.len(), |d| d as usize);
-        self.by_depth
-            .get(depth.min(self.by_depth.len()).checked_sub(1)?)
-            .copied()
+        self.predicted = depth
+            .min(self.by_depth.len())
+            .checked_sub(1)
+            .map(|i| self.by_depth[i]);
+        self.predicted
     }
 
     /// Learn from the move the opponent actually declared: the inferred depth becomes the one
@@ -101,6 +138,10 @@ impl Predictor {
     pub fn observe(&mut self, actual: Move) {
         if self.agreements.len() < self.by_depth.len() {
             self.agreements.resize(self.by_depth.len(), 0.0);
+        }
+        if let Some(predicted) = self.predicted.take() {
+            self.seen = self.seen * RECORD_DECAY + 1.0;
+            self.named = self.named * RECORD_DECAY + (predicted == actual) as u8 as f64;
         }
         for (d, score) in self.agreements.iter_mut().enumerate() {
             *score *= AGREEMENT_DECAY;
@@ -146,6 +187,13 @@ enum OpponentModel {
 /// Share of the turn's time the learned model's short search may take (its move is one
 /// feature among several, so it needs less than the alpha-beta model's prediction).
 const SEARCH_FEATURE_SHARE: f64 = 0.25;
+
+/// The learned model hands the prediction to the search alone once the search has named at
+/// least this share of the player's recent moves (the alpha-beta player's in 85-90 % of its
+/// turns, a biased player's in 50-70 %)...
+const FOLLOW_RECORD: f64 = 0.8;
+/// ...and the player has declared at least this many moves.
+const FOLLOW_AFTER: u32 = 2;
 
 /// A learned prediction keeps only the likeliest moves, up to this share of the probability
 /// (each kept move costs a search of every engine move against it).
@@ -209,6 +257,9 @@ pub struct ModelReport {
     pub prediction: Vec<(Move, f64)>,
     /// The weight moved away from the optimal strategy this turn (0 = optimal play).
     pub strayed: f64,
+    /// Whether the opponent's moves matched the engine's own short search so often lately
+    /// that the search alone made the prediction (always, for the alpha-beta model).
+    pub follows_search: bool,
 }
 
 /// The engine playing `side` with safe exploitation of a model of its opponent.
@@ -222,6 +273,8 @@ pub struct SafeExploiter {
     strayed: f64,
     /// The value the strategy chosen last put at risk (0 = it guarantees the position's value).
     staked: f64,
+    /// Whether the last prediction was the search's alone (the player follows a search).
+    following: bool,
     /// What happened so far.
     pub stats: ExploitStats,
 }
@@ -249,8 +302,30 @@ impl SafeExploiter {
             prediction: Vec::new(),
             strayed: 0.0,
             staked: 0.0,
+            following: false,
             stats: ExploitStats::default(),
         }
+    }
+
+    /// Start a new game as `side` against the same opponent: what the model learned stays,
+    /// the budget and the counts start from nothing (the guarantee holds game by game).
+    pub fn new_game(&mut self, side: Side) {
+        self.side = side;
+        match &mut self.model {
+            OpponentModel::AlphaBeta(p) => p.set_opponent(side.opponent()),
+            OpponentModel::Learned(m, p) => {
+                m.set_side(side.opponent());
+                p.set_opponent(side.opponent());
+            }
+        }
+        self.budget = 0.0;
+        self.stake = None;
+        self.observed = None;
+        self.prediction.clear();
+        self.strayed = 0.0;
+        self.staked = 0.0;
+        self.following = false;
+        self.stats = ExploitStats::default();
     }
 
     /// The engine for `side` starting with `budget` to stake (value given away earlier, in
@@ -283,7 +358,14 @@ impl SafeExploiter {
                 },
                 Vec::new(),
             ),
-            OpponentModel::Learned(m, _) => (m.trust(), m.habits()),
+            OpponentModel::Learned(m, p) => (
+                if self.following {
+                    p.record()
+                } else {
+                    m.trust()
+                },
+                m.habits(),
+            ),
         };
         ModelReport {
             budget: self.budget,
@@ -291,6 +373,7 @@ impl SafeExploiter {
             habits,
             prediction: self.prediction.clone(),
             strayed: self.strayed,
+            follows_search: self.following,
         }
     }
 
@@ -401,20 +484,24 @@ impl SafeExploiter {
             tables,
             limits.movetime.map(|t| started + t.mul_f64(SETTLE_SHARE)),
         );
-        let pure_prediction = match &mut self.model {
-            OpponentModel::AlphaBeta(p) => p.predict_within(
-                pos,
-                tables,
-                limits.depth,
-                limits.movetime.map(|t| t.mul_f64(PREDICTION_SHARE)),
-            ),
-            OpponentModel::Learned(_, p) => p.predict_within(
-                pos,
-                tables,
-                limits.depth,
-                limits.movetime.map(|t| t.mul_f64(SEARCH_FEATURE_SHARE)),
-            ),
+        // A player whose moves the search has been naming is predicted by the search alone,
+        // given the alpha-beta model's time; anyone else by the learned model.
+        let (predictor, following, share) = match &mut self.model {
+            OpponentModel::AlphaBeta(p) => (p, true, PREDICTION_SHARE),
+            OpponentModel::Learned(m, p) => {
+                if m.observed >= FOLLOW_AFTER && p.record() >= FOLLOW_RECORD {
+                    (p, true, PREDICTION_SHARE)
+                } else {
+                    (p, false, SEARCH_FEATURE_SHARE)
+                }
+            }
         };
+        let pure_prediction = predictor.predict_within(
+            pos,
+            tables,
+            limits.depth,
+            limits.movetime.map(|t| t.mul_f64(share)),
+        );
         let left = |now: Instant| deadline.map(|d| d.saturating_duration_since(now));
         let own_limits = Limits {
             movetime: left(Instant::now())
@@ -426,20 +513,26 @@ impl SafeExploiter {
         let (moves, optimal) = it.root.strategy(self.side);
         let value = self.own(it.root.value);
         let remaining = it.depth - 1;
+        let pure = || pure_prediction.map(|m| vec![(m, 1.0)]).unwrap_or_default();
+        // The stake is scaled by how often the model has been right: its values come from a
+        // depth-limited search, so a gift the model seems to make may be an illusion of the
+        // horizon, and a badly predicted opponent would eat it.
         let (prediction, confidence) = match &mut self.model {
-            OpponentModel::AlphaBeta(_) => (
-                pure_prediction.map(|m| vec![(m, 1.0)]).unwrap_or_default(),
-                1.0,
-            ),
+            OpponentModel::AlphaBeta(_) => (pure(), 1.0),
             OpponentModel::Learned(model, _) => {
                 let (theirs, prior) = it.root.strategy(self.side.opponent());
+                // Predicted even when the search decides, so that the model keeps learning.
                 let probs = model.predict(pos, theirs, prior, pure_prediction);
-                // The stake is scaled by how often the model has been right: its values come
-                // from a depth-limited search, so a gift the model seems to make may be an
-                // illusion of the horizon, and a badly predicted opponent would eat it.
-                (likeliest(theirs, &probs), model.trust())
+                // A player who follows the search is staked on as fully as the alpha-beta
+                // player is by its own model.
+                if following {
+                    (pure(), 1.0)
+                } else {
+                    (likeliest(theirs, &probs), model.trust())
+                }
             }
         };
+        self.following = following;
         self.prediction = prediction.clone();
         self.strayed = 0.0;
         self.staked = 0.0;
@@ -607,6 +700,33 @@ mod tests {
         exploiter.observe(theirs[declared]);
         exploiter.settle(&tables, Some(Instant::now() - Duration::from_millis(1)));
         exploiter.budget()
+    }
+
+    #[test]
+    fn the_search_record_is_the_recent_share_of_predictions_that_named_the_move() {
+        let pos = Position::start();
+        let theirs = legal_moves(&pos, Side::Black, RuleSet::Classic);
+        let mut predictor = Predictor::new(Side::Black);
+        assert_eq!(predictor.record(), 0.0);
+        // Depth 1 names theirs[0], depth 2 theirs[1], which was predicted; the player
+        // declares theirs[1] twice.
+        let predict = |p: &mut Predictor| {
+            p.by_depth = vec![theirs[0], theirs[1]];
+            p.predicted = Some(theirs[1]);
+        };
+        for _ in 0..2 {
+            predict(&mut predictor);
+            predictor.observe(theirs[1]);
+        }
+        assert_eq!(predictor.depth(), Some(2));
+        assert!((predictor.record() - 1.0).abs() < 1e-12);
+        // Then a move no depth named: the record falls to (0.9 + 0.81) / (1 + 0.9 + 0.81).
+        predict(&mut predictor);
+        predictor.observe(theirs[2]);
+        assert!((predictor.record() - 1.71 / 2.71).abs() < 1e-12);
+        // A turn without a prediction does not count.
+        predictor.observe(theirs[2]);
+        assert!((predictor.record() - 1.71 / 2.71).abs() < 1e-12);
     }
 
     #[test]

@@ -229,6 +229,9 @@ pub struct ModelReply {
     pub strayed: f64,
     /// The prediction of the person's move this turn, likeliest first.
     pub prediction: Vec<PredictedMove>,
+    /// Whether the person's moves matched the engine's own short search so often lately that
+    /// the search alone made the prediction.
+    pub follows_search: bool,
     /// The habits learned: each feature's weight (positive: the person does it more often
     /// than optimal play would).
     pub habits: Vec<Habit>,
@@ -261,6 +264,7 @@ impl ModelReply {
             trust: clean(report.trust),
             budget: clean(report.budget),
             strayed: clean(report.strayed),
+            follows_search: report.follows_search,
             prediction: report
                 .prediction
                 .iter()

@@ -175,6 +175,7 @@ function modelNote(model) {
     trust,
     ` ${Math.round(model.trust * 100)}%. It expected ${guess || "nothing yet"}; ${stance}. ` +
       `Value you have given away so far: ${model.budget.toFixed(3)} (all it may risk).` +
+      (model.follows_search ? " Your moves match its own short search, so it predicts you by that search." : "") +
       (habits.length ? ` Your habits: ${habits.join("; ")}.` : ""),
   );
   return p;
