@@ -43,13 +43,12 @@ const STRAY_SHARE: f64 = 0.3;
 pub struct Predictor {
     opponent: Side,
     depth: Option<u32>,
-    /// The move of every iteration completed for the last prediction (index = depth - 1).
+    /// The move of every iteration completed for the last prediction not yet observed (index =
+    /// depth - 1).
     by_depth: Vec<Move>,
     /// Per depth (index = depth - 1), recent agreements with the opponent's moves, each
     /// observation weighing `AGREEMENT_DECAY` times the next.
     agreements: Vec<f64>,
-    /// The move of the last prediction.
-    predicted: Option<Move>,
     /// Recent predictions that named the declared move, and all recent predictions, each
     /// weighing `RECORD_DECAY` times the next.
     named: f64,
@@ -70,7 +69,6 @@ impl Predictor {
             depth: None,
             by_depth: Vec::new(),
             agreements: Vec::new(),
-            predicted: None,
             named: 0.0,
             seen: 0.0,
         }
@@ -80,7 +78,6 @@ impl Predictor {
     pub fn set_opponent(&mut self, opponent: Side) {
         self.opponent = opponent;
         self.by_depth.clear();
-        self.predicted = None;
     }
 
     /// How often lately the prediction named the declared move (0 to 1, 0 before any).
@@ -116,7 +113,6 @@ impl Predictor {
             depth: beyond.or(max_depth),
             movetime: time,
         };
-        self.predicted = None;
         self.by_depth.clear();
         if limits.depth.is_none() && limits.movetime.is_none() {
             return None;
@@ -125,12 +121,15 @@ impl Predictor {
         AlphaBeta::new(tables, self.opponent).search_reporting(pos, limits, |c| {
             by_depth.push(c.best);
         });
+        self.prediction()
+    }
+
+    /// The move the last iterations predict: that of the inferred depth, or of the deepest
+    /// iteration if it is not known or not reached.
+    fn prediction(&self) -> Option<Move> {
         let depth = self.depth.map_or(self.by_depth.len(), |d| d as usize);
-        self.predicted = depth
-            .min(self.by_depth.len())
-            .checked_sub(1)
-            .map(|i| self.by_depth[i]);
-        self.predicted
+        let reached = depth.min(self.by_depth.len());
+        self.by_depth.get(reached.checked_sub(1)?).copied()
     }
 
     /// Learn from the move the opponent actually declared: the inferred depth becomes the one
@@ -139,7 +138,7 @@ impl Predictor {
         if self.agreements.len() < self.by_depth.len() {
             self.agreements.resize(self.by_depth.len(), 0.0);
         }
-        if let Some(predicted) = self.predicted.take() {
+        if let Some(predicted) = self.prediction() {
             self.seen = self.seen * RECORD_DECAY + 1.0;
             self.named = self.named * RECORD_DECAY + (predicted == actual) as u8 as f64;
         }
@@ -164,6 +163,8 @@ impl Predictor {
         if let Some(d) = best {
             self.depth = Some(d as u32);
         }
+        // Each prediction is observed once.
+        self.by_depth.clear();
     }
 }
 
@@ -708,12 +709,9 @@ mod tests {
         let theirs = legal_moves(&pos, Side::Black, RuleSet::Classic);
         let mut predictor = Predictor::new(Side::Black);
         assert_eq!(predictor.record(), 0.0);
-        // Depth 1 names theirs[0], depth 2 theirs[1], which was predicted; the player
-        // declares theirs[1] twice.
-        let predict = |p: &mut Predictor| {
-            p.by_depth = vec![theirs[0], theirs[1]];
-            p.predicted = Some(theirs[1]);
-        };
+        // Depth 1 names theirs[0], depth 2 theirs[1], which is predicted (the deepest, then
+        // the inferred depth); the player declares theirs[1] twice.
+        let predict = |p: &mut Predictor| p.by_depth = vec![theirs[0], theirs[1]];
         for _ in 0..2 {
             predict(&mut predictor);
             predictor.observe(theirs[1]);
