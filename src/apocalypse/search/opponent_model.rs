@@ -94,9 +94,10 @@ impl Predictor {
         self.depth
     }
 
-    /// The predicted move in `pos`, searching one turn beyond the inferred depth (so that the
-    /// model can follow an opponent that goes deeper), within `time` if given, and at most to
-    /// `max_depth` until a depth is inferred; `None` without a time or a depth to stop at.
+    /// The predicted move in `pos`: within `time` as deep as it allows (up to `max_depth`);
+    /// without a clock one turn beyond the inferred depth (so that the model can follow an
+    /// opponent that goes deeper), or to `max_depth` until a depth is inferred; `None` without
+    /// a time or a depth to stop at.
     pub fn predict_within(
         &mut self,
         pos: &Position,
@@ -109,8 +110,15 @@ impl Predictor {
         let beyond = self
             .depth
             .map(|d| max_depth.map_or(d + 1, |m| (d + 1).min(m + 1)));
+        // With a clock every depth the time allows is searched, so that the agreements of the
+        // depths beyond the inferred one stay fresh: a few forced turns, where the opponent
+        // stops at depth 1, would otherwise pin the prediction to shallow depths.
         let limits = Limits {
-            depth: beyond.or(max_depth),
+            depth: if time.is_some() {
+                max_depth
+            } else {
+                beyond.or(max_depth)
+            },
             movetime: time,
         };
         self.by_depth.clear();
@@ -725,6 +733,22 @@ mod tests {
         // A turn without a prediction does not count.
         predictor.observe(theirs[2]);
         assert!((predictor.record() - 1.71 / 2.71).abs() < 1e-12);
+    }
+
+    #[test]
+    fn with_a_clock_the_prediction_searches_beyond_the_inferred_depth() {
+        let tables = Tablebases::none(RuleSet::Classic);
+        let pos = Position::start();
+        let mut predictor = Predictor::new(Side::Black);
+        predictor.depth = Some(1);
+        // Without a clock: one turn beyond the inferred depth, whatever the cap allows.
+        predictor.predict_within(&pos, &tables, Some(6), None);
+        assert_eq!(predictor.by_depth.len(), 2);
+        // With one, as deep as the time allows (the cap still holds).
+        predictor.predict_within(&pos, &tables, Some(3), Some(Duration::from_secs(60)));
+        assert_eq!(predictor.by_depth.len(), 3);
+        // The prediction is still the inferred depth's move.
+        assert_eq!(predictor.prediction(), predictor.by_depth.first().copied());
     }
 
     #[test]
