@@ -105,20 +105,21 @@ impl Predictor {
         max_depth: Option<u32>,
         time: Option<Duration>,
     ) -> Option<Move> {
-        // Capped one beyond the engine's own depth: agreements tie at every depth that names
-        // the same move, a tie goes deeper, and uncapped the depth would creep up turn by turn.
-        let beyond = self
-            .depth
-            .map(|d| max_depth.map_or(d + 1, |m| (d + 1).min(m + 1)));
-        // With a clock every depth the time allows is searched, so that the agreements of the
-        // depths beyond the inferred one stay fresh: a few forced turns, where the opponent
-        // stops at depth 1, would otherwise pin the prediction to shallow depths.
+        let depth = match time {
+            // Every depth the time allows, so that the agreements of the depths beyond the
+            // inferred one stay fresh: a few forced turns, where the opponent stops at depth 1,
+            // would otherwise pin the prediction to shallow depths.
+            Some(_) => max_depth,
+            // Capped one beyond the engine's own depth: agreements tie at every depth that
+            // names the same move, a tie goes deeper, and uncapped the depth would creep up
+            // turn by turn.
+            None => self
+                .depth
+                .map(|d| max_depth.map_or(d + 1, |m| (d + 1).min(m + 1)))
+                .or(max_depth),
+        };
         let limits = Limits {
-            depth: if time.is_some() {
-                max_depth
-            } else {
-                beyond.or(max_depth)
-            },
+            depth,
             movetime: time,
         };
         self.by_depth.clear();
