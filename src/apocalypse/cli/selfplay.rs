@@ -46,6 +46,11 @@ pub struct SelfplayArgs {
     /// player, instead of running its search.
     #[arg(long, requires = "exploit")]
     pub learned_model: bool,
+    /// With --exploit: outside the tablebases, also stake more than the opponent has given
+    /// away when the model's record of right predictions says the best reply pays (the game's
+    /// guarantee is given up there; tablebase positions keep it).
+    #[arg(long, requires = "exploit")]
+    pub calculated_risk: bool,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -122,6 +127,7 @@ pub fn run(args: &SelfplayArgs, rules: RuleSet) -> Result<(), String> {
         seed: args.seed,
         position: args.position.as_deref(),
         random_turns: args.random_turns,
+        calculated_risk: args.calculated_risk,
     };
     selfplay(options, args.tb_dir.as_deref(), rules)
 }
@@ -144,6 +150,8 @@ pub struct MatchOptions<'a> {
     pub position: Option<&'a str>,
     /// Uniformly random turns played before each pair of games (one with each colour).
     pub random_turns: u32,
+    /// Whether an exploiting engine takes calculated risks outside the tablebases.
+    pub calculated_risk: bool,
 }
 
 /// Play a match, both players searching on one thread, and print each result, the score with
@@ -162,6 +170,7 @@ pub fn selfplay(
         seed,
         position,
         random_turns,
+        calculated_risk,
     } = options;
     let start = position.map_or(Ok(Position::start()), parse_position)?;
     let tables = open_for_search(tb_dir, rules);
@@ -197,9 +206,14 @@ pub fn selfplay(
         // The exploiting engine keeps its model of the opponent for the whole match.
         let mut exploiters = [None, None];
         if let Player::Exploiter(kind) = engine {
-            let mut e = kept_model
-                .take()
-                .unwrap_or_else(|| SafeExploiter::modelling(engine_side, kind));
+            let mut e = kept_model.take().unwrap_or_else(|| {
+                let e = SafeExploiter::modelling(engine_side, kind);
+                if calculated_risk {
+                    e.with_calculated_risk()
+                } else {
+                    e
+                }
+            });
             e.new_game(engine_side);
             exploiters[engine_side.index()] = Some(e);
         }

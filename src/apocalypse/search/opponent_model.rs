@@ -285,6 +285,8 @@ pub struct SafeExploiter {
     staked: f64,
     /// Whether the last prediction was the search's alone (the player follows a search).
     following: bool,
+    /// Whether the engine may stake more than the budget outside the tablebases.
+    calculated_risk: bool,
     /// What happened so far.
     pub stats: ExploitStats,
 }
@@ -313,8 +315,21 @@ impl SafeExploiter {
             strayed: 0.0,
             staked: 0.0,
             following: false,
+            calculated_risk: false,
             stats: ExploitStats::default(),
         }
+    }
+
+    /// Outside the tablebases, also stray wholly to the best reply to the prediction when the
+    /// model's record says it pays: when the record r of right predictions makes
+    /// r * (what the reply gains against the prediction) exceed (1 - r) * (what it risks
+    /// against the worst reply). That is the best of the family "optimal strategy or best
+    /// reply" against an opponent who plays the predicted move with probability r and
+    /// otherwise the worst move for the engine (a restricted Nash response, Johanson, Zinkevich
+    /// and Bowling 2007). It gives up the game's guarantee; tablebase positions keep it.
+    pub fn with_calculated_risk(mut self) -> SafeExploiter {
+        self.calculated_risk = true;
+        self
     }
 
     /// Start a new game as `side` against the same opponent: what the model learned stays,
@@ -543,6 +558,17 @@ impl SafeExploiter {
             }
         };
         self.following = following;
+        let odds = match &self.model {
+            OpponentModel::AlphaBeta(p) => p.record(),
+            OpponentModel::Learned(m, p) => {
+                if following {
+                    p.record()
+                } else {
+                    m.trust()
+                }
+            }
+        };
+        let risk_odds = (self.calculated_risk && tables.value(pos).is_none()).then_some(odds);
         self.prediction = prediction.clone();
         self.strayed = 0.0;
         self.staked = 0.0;
@@ -556,6 +582,7 @@ impl SafeExploiter {
                 &it,
                 &prediction,
                 confidence,
+                risk_odds,
                 value,
                 deadline,
                 &mut strategy,
@@ -592,6 +619,7 @@ impl SafeExploiter {
         it: &Iteration,
         prediction: &[(Move, f64)],
         confidence: f64,
+        risk_odds: Option<f64>,
         value: f64,
         deadline: Option<Instant>,
         strategy: &mut [f64],
@@ -642,12 +670,11 @@ impl SafeExploiter {
                 None => return columns,
             }
         }
-        let weight = confidence
-            * if floor >= value {
-                1.0
-            } else {
-                (self.budget / (value - floor)).min(1.0)
-            };
+        let room = Room {
+            risk: value - floor,
+            gain: best_payoff - optimal_payoff,
+        };
+        let weight = stray_weight(room, self.budget, confidence, risk_odds);
         if weight <= 1e-6 {
             return columns;
         }
@@ -656,10 +683,38 @@ impl SafeExploiter {
         }
         strategy[best] += weight;
         self.strayed = weight;
-        self.staked = weight * (value - floor).max(0.0);
+        self.staked = weight * room.risk.max(0.0);
         self.stats.strayed += 1;
         columns
     }
+}
+
+/// What straying wholly to the best reply to the prediction would change.
+#[derive(Clone, Copy, Debug)]
+struct Room {
+    /// How far the best reply's worst value against every reply falls below the position's
+    /// value (0 or less: it risks nothing).
+    risk: f64,
+    /// What the best reply earns over the optimal strategy against the prediction (> 0).
+    gain: f64,
+}
+
+/// The weight moved from the optimal strategy to the best reply: the share of the risk the
+/// `budget` covers (all of it when there is no risk), scaled by the model's `confidence`. With
+/// `risk_odds` r, the chance that the prediction is right (given outside the tablebases only),
+/// all of it when r * gain > (1 - r) * risk: against an opponent who plays the prediction with
+/// probability r and otherwise the engine's worst reply, the best reply then earns more than
+/// the optimal strategy.
+fn stray_weight(room: Room, budget: f64, confidence: f64, risk_odds: Option<f64>) -> f64 {
+    if risk_odds.is_some_and(|r| r * room.gain > (1.0 - r) * room.risk) {
+        return 1.0;
+    }
+    confidence
+        * if room.risk <= 0.0 {
+            1.0
+        } else {
+            (budget / room.risk).min(1.0)
+        }
 }
 
 /// The likeliest of `moves` under `probs`, most likely first, until `PREDICTION_MASS` of the
@@ -686,6 +741,7 @@ fn likeliest(moves: &[Move], probs: &[f64]) -> Vec<(Move, f64)> {
 mod tests {
     use super::*;
     use crate::apocalypse::rules::moves::legal_moves;
+    use crate::apocalypse::rules::resolve::resolve;
     use crate::apocalypse::rules::ruleset::RuleSet;
 
     /// The budget after settling, with the deadline already passed, a stake of 0.2 (value 0.1,
@@ -761,5 +817,136 @@ mod tests {
         // The predicted reply: no search, the known values count, 0.3 + (0.3 - 0.1).
         let budget = budget_after_settling([0.4, 0.2], 0);
         assert!((budget - 0.5).abs() < 1e-12, "{budget}");
+    }
+
+    #[test]
+    fn calculated_risk_strays_wholly_only_when_the_record_pays_for_the_risk() {
+        let room = Room {
+            risk: 0.3,
+            gain: 0.1,
+        };
+        // Without odds, the share of the risk the budget covers, scaled by the confidence.
+        assert!((stray_weight(room, 0.15, 0.5, None) - 0.25).abs() < 1e-12);
+        // Right 80 % of the time: 0.08 gained against 0.06 risked.
+        assert_eq!(stray_weight(room, 0.0, 0.5, Some(0.8)), 1.0);
+        // Right 70 % of the time: 0.07 against 0.09, back to the budget.
+        assert!((stray_weight(room, 0.15, 0.5, Some(0.7)) - 0.25).abs() < 1e-12);
+        // A reply that risks nothing is played whatever the odds.
+        let safe = Room {
+            risk: -0.1,
+            gain: 0.1,
+        };
+        assert_eq!(stray_weight(safe, 0.0, 1.0, Some(0.0)), 1.0);
+    }
+
+    /// An exploiter of the alpha-beta player with calculated risk, no budget, and a model
+    /// that named every move it predicted.
+    fn trusting_risk_taker(side: Side) -> SafeExploiter {
+        let mut engine = SafeExploiter::new(side).with_calculated_risk();
+        if let OpponentModel::AlphaBeta(p) = &mut engine.model {
+            p.named = 5.0;
+            p.seen = 5.0;
+        }
+        engine
+    }
+
+    #[test]
+    fn calculated_risk_is_taken_outside_the_tablebases_and_never_inside() {
+        use crate::apocalypse::rules::board::{rank_of, Piece};
+        use crate::apocalypse::rules::outcome::outcome;
+        use crate::apocalypse::tablebase::build::{build, BuildOptions};
+
+        let rules = RuleSet::Classic;
+        let limits = Limits::new(Some(2), None);
+        let mut rng = Rng::new(0xCA1C_0001);
+        // Outside the tablebases (none here) the trusting engine stakes what it does not have.
+        let none = Tablebases::none(rules);
+        let mut risked = 0;
+        for n in 0..12 {
+            let side = if n % 2 == 0 { Side::White } else { Side::Black };
+            let mut pos = Position::start();
+            for _ in 0..2 {
+                let w = legal_moves(&pos, Side::White, rules);
+                let b = legal_moves(&pos, Side::Black, rules);
+                pos = resolve(&pos, [w[rng.below(w.len())], b[rng.below(b.len())]]).0;
+            }
+            if outcome(&pos, rules).is_over() {
+                continue;
+            }
+            let mut engine = trusting_risk_taker(side);
+            engine.choose(&pos, limits, &none, &mut rng);
+            risked += (engine.staked > 1e-9) as u32;
+        }
+        assert!(risked >= 1, "no risk taken in 12 positions");
+
+        // Inside them it keeps the exact value, though the exact matrix tempts it.
+        let dir = std::env::temp_dir().join(format!("apoc-risk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut opts = BuildOptions::new(3, rules, dir.clone());
+        opts.progress = false;
+        build(&opts, |_| {}).expect("a 3-piece build");
+        let tables = Tablebases::open(&dir, rules);
+        let (mut positions, mut tempting) = (0, 0);
+        while positions < 40 {
+            let mut pos = Position::empty();
+            let mut squares: Vec<u8> = (0..25).collect();
+            let horseman_side = if rng.below(2) == 0 {
+                Side::White
+            } else {
+                Side::Black
+            };
+            for (side, piece) in [
+                (Side::White, Piece::Footman),
+                (Side::Black, Piece::Footman),
+                (horseman_side, Piece::Horseman),
+            ] {
+                let square = squares.swap_remove(rng.below(squares.len()));
+                if piece == Piece::Footman && rank_of(square) == side.last_rank() {
+                    squares.push(square);
+                    continue;
+                }
+                pos.put(side, piece, square);
+            }
+            pos.refresh_key();
+            if outcome(&pos, rules).is_over() || tables.value(&pos).is_none() {
+                continue;
+            }
+            positions += 1;
+            let side = if positions % 2 == 0 {
+                Side::White
+            } else {
+                Side::Black
+            };
+            let sign = if side == Side::White { 1.0 } else { -1.0 };
+            let mut engine = trusting_risk_taker(side);
+            let (_, it, strategy) = engine.choose(&pos, limits, &tables, &mut rng).unwrap();
+            let game = tables.root_game(&pos).unwrap();
+            let exact = sign * tables.value(&pos).unwrap();
+            let guarantee = match side {
+                Side::White => game.matrix.row_guarantee(&strategy),
+                Side::Black => -game.matrix.col_guarantee(&strategy),
+            };
+            assert!(guarantee >= exact - 1e-9, "{pos:?}: {guarantee} < {exact}");
+            // Would a best reply to the prediction have gained, at a risk?
+            let predicted = engine.stake.as_ref().and_then(|s| s.predicted);
+            let (mine, optimal) = it.root.strategy(side);
+            let (theirs, _) = it.root.strategy(side.opponent());
+            let Some(j) = predicted.and_then(|m| theirs.iter().position(|&t| t == m)) else {
+                continue;
+            };
+            let entry = |i: usize, j: usize| match side {
+                Side::White => game.matrix.at(i, j),
+                Side::Black => -game.matrix.at(j, i),
+            };
+            let against: Vec<f64> = (0..mine.len()).map(|i| entry(i, j)).collect();
+            let optimal_payoff: f64 = optimal.iter().zip(&against).map(|(p, v)| p * v).sum();
+            let tempted = (0..mine.len()).any(|i| {
+                let floor = (0..theirs.len()).map(|k| entry(i, k)).fold(1.0, f64::min);
+                against[i] > optimal_payoff + 1e-6 && floor < exact - 1e-6
+            });
+            tempting += tempted as u32;
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(tempting >= 1, "no tablebase position tempted the engine");
     }
 }
