@@ -152,7 +152,9 @@ fn learned_model_against(
     seeds: (u64, u64),
 ) -> variant_engines::apocalypse::search::opponent_model::ExploitStats {
     use variant_engines::apocalypse::play::{play_game, random_opening, Player};
-    use variant_engines::apocalypse::search::opponent_model::{ExploitStats, ModelKind};
+    use variant_engines::apocalypse::search::opponent_model::{
+        ExploitMode, ExploitStats, ModelKind,
+    };
     let tables = Tablebases::none(RuleSet::Classic);
     let mut rng = Rng::new(seeds.0);
     let limits = Limits {
@@ -163,7 +165,10 @@ fn learned_model_against(
     let mut openings = Rng::new(seeds.1);
     for game in 0..games {
         let start = random_opening(&Position::start(), 2, RuleSet::Classic, &mut openings).unwrap();
-        let mut players = [Player::Exploiter(ModelKind::Learned), opponent];
+        let mut players = [
+            Player::Exploiter(ExploitMode::safe(ModelKind::Learned)),
+            opponent,
+        ];
         if game % 2 == 1 {
             players.swap(0, 1);
         }

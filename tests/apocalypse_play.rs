@@ -164,7 +164,9 @@ fn exploiting_the_alphabeta_player_by_its_own_search_works_at_a_fixed_depth() {
     let (code, text) = selfplay(&[
         "--opponent",
         "alphabeta",
-        "--exploit",
+        "--engine",
+        "safe",
+        "--alphabeta-model",
         "--random-turns",
         "2",
     ]);
@@ -187,4 +189,24 @@ fn selfplay_with_random_openings_against_the_alphabeta_player_runs() {
     let (code, text) = selfplay(&["--opponent", "alphabeta", "--random-turns", "2"]);
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("4 games: W"), "{text}");
+}
+
+#[test]
+fn the_default_player_exploits_and_the_equilibrium_engine_is_one_flag_away() {
+    let (code, text) = selfplay(&["--opponent", "alphabeta", "--random-turns", "2"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("exploitation: "), "{text}");
+    let (code, text) = selfplay(&[
+        "--opponent",
+        "alphabeta",
+        "--random-turns",
+        "2",
+        "--engine",
+        "equilibrium",
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(!text.contains("exploitation: "), "{text}");
+    // The alpha-beta model is only for a match against the alpha-beta player.
+    let (code, _) = selfplay(&["--opponent", "random", "--alphabeta-model"]);
+    assert_eq!(code, Some(2));
 }

@@ -10,7 +10,7 @@ use crate::apocalypse::rules::resolve::resolve;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::alphabeta::AlphaBeta;
 use crate::apocalypse::search::anytime::{Iteration, Limits, Searcher};
-use crate::apocalypse::search::opponent_model::{ExploitStats, ModelKind, SafeExploiter};
+use crate::apocalypse::search::opponent_model::{ExploitMode, ExploitStats, SafeExploiter};
 use crate::apocalypse::search::scripted::{scripted_move, Bias};
 use crate::apocalypse::tablebase::Tablebases;
 use crate::rng::Rng;
@@ -79,10 +79,10 @@ pub fn random_opening(
 pub enum Player {
     /// The searching engine.
     Engine,
-    /// The searching engine, safely exploiting a model of its opponent
-    /// (`search::opponent_model`): it strays from its optimal strategy only by the value the
-    /// opponent has given away.
-    Exploiter(ModelKind),
+    /// The searching engine exploiting a model of its opponent (`search::opponent_model`): it
+    /// strays from its optimal strategy by the value the opponent has given away, and in the
+    /// mode with calculated risks also further outside the tablebases.
+    Exploiter(ExploitMode),
     /// Uniform over legal moves.
     Random,
     /// The pure-strategy serialized alpha-beta player (`search::alphabeta`), with the
@@ -166,7 +166,7 @@ pub fn play_game(
     rng: &mut Rng,
 ) -> (Outcome, TablebaseAudit, ExploitStats) {
     let mut exploiters = Side::BOTH.map(|side| match players[side.index()] {
-        Player::Exploiter(kind) => Some(SafeExploiter::modelling(side, kind)),
+        Player::Exploiter(mode) => Some(SafeExploiter::in_mode(side, mode)),
         _ => None,
     });
     play_game_with(start, players, &mut exploiters, limits, tables, rng)

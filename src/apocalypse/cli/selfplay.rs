@@ -1,6 +1,7 @@
-//! `apocalypse selfplay`: engine matches against a uniform-random player, the alpha-beta
-//! player, a scripted biased player or itself, with each game's result, the score and the
-//! audit of tablebase turns.
+//! `apocalypse selfplay`: matches of the engine (the default exploiting player, the safe one or
+//! the equilibrium engine) against a uniform-random player, the alpha-beta player, a scripted
+//! biased player or the equilibrium engine, with each game's result, the score and the audit
+//! of tablebase turns.
 
 use std::path::{Path, PathBuf};
 
@@ -10,7 +11,9 @@ use crate::apocalypse::rules::board::{Position, Side};
 use crate::apocalypse::rules::notation::parse_position;
 use crate::apocalypse::rules::ruleset::RuleSet;
 use crate::apocalypse::search::anytime::Limits;
-use crate::apocalypse::search::opponent_model::{ExploitStats, ModelKind, SafeExploiter};
+use crate::apocalypse::search::opponent_model::{
+    ExploitMode, ExploitStats, ModelKind, SafeExploiter,
+};
 use crate::apocalypse::search::scripted::Bias;
 use crate::console::outln;
 use crate::rng::Rng;
@@ -34,23 +37,14 @@ pub struct SelfplayArgs {
     /// deep as the engine's time per turn (or its --depth) allows.
     #[arg(long)]
     pub opponent_depth: Option<u32>,
-    /// The engine predicts the opponent's moves and stakes on the prediction only the value
-    /// the opponent has already given away (safe exploitation; the whole game still
-    /// guarantees the start position's value). Against the alpha-beta player it runs that
-    /// player's search (within half of each turn, or to the engine's depth); against any other
-    /// it learns a model of the moves it sees, as it does against a person, and keeps it from
-    /// game to game of the match (the budget starts from nothing each game).
+    /// Who plays for the engine.
+    #[arg(long, value_enum, default_value_t = EngineArg::Exploiting)]
+    pub engine: EngineArg,
+    /// With an exploiting engine against the alpha-beta player: predict it by running its
+    /// search from the first move (the engine is told whom it plays) instead of learning a
+    /// model of its moves.
     #[arg(long)]
-    pub exploit: bool,
-    /// With --exploit: learn a model of the opponent's moves even against the alpha-beta
-    /// player, instead of running its search.
-    #[arg(long, requires = "exploit")]
-    pub learned_model: bool,
-    /// With --exploit: outside the tablebases, also stake more than the opponent has given
-    /// away when the model's record of right predictions says the best reply pays (the game's
-    /// guarantee is given up there; tablebase positions keep it).
-    #[arg(long, requires = "exploit")]
-    pub calculated_risk: bool,
+    pub alphabeta_model: bool,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -67,14 +61,29 @@ pub struct SelfplayArgs {
     pub tb_dir: Option<PathBuf>,
 }
 
+/// Who plays for the engine in a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    /// The default player: it learns a model of the opponent's moves (handing the prediction
+    /// to a search like the alpha-beta player's once that search keeps naming them, and
+    /// keeping the model from game to game), stakes on the prediction the value the opponent
+    /// has given away, and outside the tablebases also stakes more when the model's record of
+    /// right predictions says the best reply pays.
+    Exploiting,
+    /// The same, but it stakes only what the opponent has given away: the whole game
+    /// guarantees the start position's value (the engine of the page and of play-human).
+    Safe,
+    /// The per-turn optimal mixed strategy, with no model of the opponent.
+    Equilibrium,
+}
+
 /// The engine's opponent in a match.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum OpponentArg {
     /// Uniform over legal moves.
     Random,
-    /// The engine itself.
-    #[value(name = "self")]
-    Engine,
+    /// The equilibrium engine (`--engine equilibrium`).
+    Equilibrium,
     /// Pure strategy: iterative-deepening alpha-beta on the serialized game (it assumes the
     /// engine sees its move), same evaluation, tablebases and time per turn.
     Alphabeta,
@@ -94,7 +103,10 @@ pub fn run(args: &SelfplayArgs, rules: RuleSet) -> Result<(), String> {
         None => Limits::new(None, Some(args.movetime)),
     };
     if args.opponent_depth.is_some()
-        && matches!(args.opponent, OpponentArg::Random | OpponentArg::Engine)
+        && matches!(
+            args.opponent,
+            OpponentArg::Random | OpponentArg::Equilibrium
+        )
     {
         return Err(
             "--opponent-depth needs --opponent alphabeta, aggressive, stand-still or horsemen-first"
@@ -104,30 +116,40 @@ pub fn run(args: &SelfplayArgs, rules: RuleSet) -> Result<(), String> {
     let depth = args.opponent_depth;
     let opponent = match args.opponent {
         OpponentArg::Random => Player::Random,
-        OpponentArg::Engine => Player::Engine,
+        OpponentArg::Equilibrium => Player::Engine,
         OpponentArg::Alphabeta => Player::AlphaBeta(depth),
         OpponentArg::Aggressive => Player::Scripted(Bias::Aggressive, depth),
         OpponentArg::StandStill => Player::Scripted(Bias::StandStill, depth),
         OpponentArg::HorsemenFirst => Player::Scripted(Bias::HorsemenFirst, depth),
     };
-    let model = if matches!(opponent, Player::AlphaBeta(_)) && !args.learned_model {
+    if args.alphabeta_model
+        && (args.engine == EngineArg::Equilibrium || !matches!(opponent, Player::AlphaBeta(_)))
+    {
+        return Err(
+            "--alphabeta-model needs --opponent alphabeta and an exploiting or safe engine"
+                .to_string(),
+        );
+    }
+    let model = if args.alphabeta_model {
         ModelKind::AlphaBeta
     } else {
         ModelKind::Learned
     };
     let options = MatchOptions {
         games: args.games,
-        engine: if args.exploit {
-            Player::Exploiter(model)
-        } else {
-            Player::Engine
+        engine: match args.engine {
+            EngineArg::Exploiting => Player::Exploiter(ExploitMode {
+                model,
+                calculated_risk: true,
+            }),
+            EngineArg::Safe => Player::Exploiter(ExploitMode::safe(model)),
+            EngineArg::Equilibrium => Player::Engine,
         },
         limits,
         opponent,
         seed: args.seed,
         position: args.position.as_deref(),
         random_turns: args.random_turns,
-        calculated_risk: args.calculated_risk,
     };
     selfplay(options, args.tb_dir.as_deref(), rules)
 }
@@ -150,8 +172,6 @@ pub struct MatchOptions<'a> {
     pub position: Option<&'a str>,
     /// Uniformly random turns played before each pair of games (one with each colour).
     pub random_turns: u32,
-    /// Whether an exploiting engine takes calculated risks outside the tablebases.
-    pub calculated_risk: bool,
 }
 
 /// Play a match, both players searching on one thread, and print each result, the score with
@@ -170,7 +190,6 @@ pub fn selfplay(
         seed,
         position,
         random_turns,
-        calculated_risk,
     } = options;
     let start = position.map_or(Ok(Position::start()), parse_position)?;
     let tables = open_for_search(tb_dir, rules);
@@ -205,15 +224,10 @@ pub fn selfplay(
         };
         // The exploiting engine keeps its model of the opponent for the whole match.
         let mut exploiters = [None, None];
-        if let Player::Exploiter(kind) = engine {
-            let mut e = kept_model.take().unwrap_or_else(|| {
-                let e = SafeExploiter::modelling(engine_side, kind);
-                if calculated_risk {
-                    e.with_calculated_risk()
-                } else {
-                    e
-                }
-            });
+        if let Player::Exploiter(mode) = engine {
+            let mut e = kept_model
+                .take()
+                .unwrap_or_else(|| SafeExploiter::in_mode(engine_side, mode));
             e.new_game(engine_side);
             exploiters[engine_side.index()] = Some(e);
         }

@@ -186,6 +186,32 @@ pub enum ModelKind {
     Learned,
 }
 
+/// How an exploiting engine plays: its model of the opponent, and whether it also takes
+/// calculated risks outside the tablebases (`SafeExploiter::with_calculated_risk`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExploitMode {
+    /// The model of the opponent.
+    pub model: ModelKind,
+    /// Whether the engine may stake more than the opponent gave away outside the tablebases.
+    pub calculated_risk: bool,
+}
+
+impl ExploitMode {
+    /// The default player's: a learned model of whoever it plays, and calculated risks.
+    pub const DEFAULT: ExploitMode = ExploitMode {
+        model: ModelKind::Learned,
+        calculated_risk: true,
+    };
+
+    /// Stake only what the opponent has given away (the whole game keeps its guarantee).
+    pub fn safe(model: ModelKind) -> ExploitMode {
+        ExploitMode {
+            model,
+            calculated_risk: false,
+        }
+    }
+}
+
 /// The model itself. The learned one also runs the alpha-beta player's search, whose move is
 /// one of its features.
 #[derive(Clone, Debug)]
@@ -317,6 +343,16 @@ impl SafeExploiter {
             following: false,
             calculated_risk: false,
             stats: ExploitStats::default(),
+        }
+    }
+
+    /// The engine for `side` playing `mode`, with an empty budget.
+    pub fn in_mode(side: Side, mode: ExploitMode) -> SafeExploiter {
+        let engine = SafeExploiter::modelling(side, mode.model);
+        if mode.calculated_risk {
+            engine.with_calculated_risk()
+        } else {
+            engine
         }
     }
 
