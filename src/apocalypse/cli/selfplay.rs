@@ -138,10 +138,7 @@ pub fn run(args: &SelfplayArgs, rules: RuleSet) -> Result<(), String> {
     let options = MatchOptions {
         games: args.games,
         engine: match args.engine {
-            EngineArg::Exploiting => Player::Exploiter(ExploitMode {
-                model,
-                calculated_risk: true,
-            }),
+            EngineArg::Exploiting => Player::Exploiter(ExploitMode::exploiting(model)),
             EngineArg::Safe => Player::Exploiter(ExploitMode::safe(model)),
             EngineArg::Equilibrium => Player::Engine,
         },

@@ -16,6 +16,11 @@
 //! deviation of the opponent from optimal play (a gift) may be staked on the prediction, and a
 //! right prediction returns more than it staked. The values are those of the engine's search
 //! (exact in tablebase positions, depth-limited elsewhere), like every guarantee it gives.
+//!
+//! The default player of a match adds calculated risk (`with_calculated_risk`): outside the
+//! tablebases it also plays the best reply outright when the model's record of right
+//! predictions pays for what that reply risks, and so gives up the whole game's guarantee
+//! there; in tablebase positions it stays safe.
 
 use std::time::{Duration, Instant};
 
@@ -197,11 +202,14 @@ pub struct ExploitMode {
 }
 
 impl ExploitMode {
-    /// The default player's: a learned model of whoever it plays, and calculated risks.
-    pub const DEFAULT: ExploitMode = ExploitMode {
-        model: ModelKind::Learned,
-        calculated_risk: true,
-    };
+    /// Also take calculated risks outside the tablebases (the default player, with the
+    /// learned model).
+    pub fn exploiting(model: ModelKind) -> ExploitMode {
+        ExploitMode {
+            model,
+            calculated_risk: true,
+        }
+    }
 
     /// Stake only what the opponent has given away (the whole game keeps its guarantee).
     pub fn safe(model: ModelKind) -> ExploitMode {
@@ -410,31 +418,32 @@ impl SafeExploiter {
 
     /// What the engine thinks of its opponent now.
     pub fn report(&self) -> ModelReport {
-        let (trust, habits) = match &self.model {
-            OpponentModel::AlphaBeta(_) => (
-                if self.stats.predicted > 0 {
-                    self.stats.right as f64 / self.stats.predicted as f64
-                } else {
-                    0.0
-                },
-                Vec::new(),
-            ),
-            OpponentModel::Learned(m, p) => (
-                if self.following {
-                    p.record()
-                } else {
-                    m.trust()
-                },
-                m.habits(),
-            ),
+        let habits = match &self.model {
+            OpponentModel::AlphaBeta(_) => Vec::new(),
+            OpponentModel::Learned(m, _) => m.habits(),
         };
         ModelReport {
             budget: self.budget,
-            trust,
+            trust: self.model_record(),
             habits,
             prediction: self.prediction.clone(),
             strayed: self.strayed,
             follows_search: self.following,
+        }
+    }
+
+    /// How often lately the model's likeliest move was the one declared: the search's record
+    /// when the prediction is the search's alone, the learned model's trust otherwise.
+    fn model_record(&self) -> f64 {
+        match &self.model {
+            OpponentModel::AlphaBeta(p) => p.record(),
+            OpponentModel::Learned(m, p) => {
+                if self.following {
+                    p.record()
+                } else {
+                    m.trust()
+                }
+            }
         }
     }
 
@@ -594,17 +603,8 @@ impl SafeExploiter {
             }
         };
         self.following = following;
-        let odds = match &self.model {
-            OpponentModel::AlphaBeta(p) => p.record(),
-            OpponentModel::Learned(m, p) => {
-                if following {
-                    p.record()
-                } else {
-                    m.trust()
-                }
-            }
-        };
-        let risk_odds = (self.calculated_risk && tables.value(pos).is_none()).then_some(odds);
+        let risk_odds =
+            (self.calculated_risk && tables.value(pos).is_none()).then(|| self.model_record());
         self.prediction = prediction.clone();
         self.strayed = 0.0;
         self.staked = 0.0;
