@@ -17,10 +17,10 @@
 //! right prediction returns more than it staked. The values are those of the engine's search
 //! (exact in tablebase positions, depth-limited elsewhere), like every guarantee it gives.
 //!
-//! The default player of a match adds calculated risk (`with_calculated_risk`): outside the
-//! tablebases it also plays the best reply outright when the model's record of right
-//! predictions pays for what that reply risks, and so gives up the whole game's guarantee
-//! there; in tablebase positions it stays safe.
+//! The default player of a match adds calculated risk (`ExploitMode::calculated_risk`):
+//! outside the tablebases it also plays the best reply outright when the model's record of
+//! right predictions pays for what that reply risks, and so gives up the whole game's
+//! guarantee there; in tablebase positions it stays safe.
 
 use std::time::{Duration, Instant};
 
@@ -192,12 +192,18 @@ pub enum ModelKind {
 }
 
 /// How an exploiting engine plays: its model of the opponent, and whether it also takes
-/// calculated risks outside the tablebases (`SafeExploiter::with_calculated_risk`).
+/// calculated risks outside the tablebases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExploitMode {
     /// The model of the opponent.
     pub model: ModelKind,
-    /// Whether the engine may stake more than the opponent gave away outside the tablebases.
+    /// Outside the tablebases, also stray wholly to the best reply to the prediction when the
+    /// model's record says it pays: when the record r of right predictions makes
+    /// r * (what the reply gains against the prediction) exceed (1 - r) * (what it risks
+    /// against the worst reply). That is the best of the family "optimal strategy or best
+    /// reply" against an opponent who plays the predicted move with probability r and
+    /// otherwise the worst move for the engine (a restricted Nash response, Johanson, Zinkevich
+    /// and Bowling 2007). It gives up the game's guarantee; tablebase positions keep it.
     pub calculated_risk: bool,
 }
 
@@ -331,13 +337,19 @@ impl SafeExploiter {
         SafeExploiter::modelling(side, ModelKind::AlphaBeta)
     }
 
-    /// The engine for `side` with the model `kind` of its opponent, with an empty budget.
+    /// The engine for `side` with the model `kind` of its opponent, staking only what the
+    /// opponent gives away, with an empty budget.
     pub fn modelling(side: Side, kind: ModelKind) -> SafeExploiter {
+        SafeExploiter::in_mode(side, ExploitMode::safe(kind))
+    }
+
+    /// The engine for `side` playing `mode`, with an empty budget.
+    pub fn in_mode(side: Side, mode: ExploitMode) -> SafeExploiter {
         let opponent = side.opponent();
         SafeExploiter {
             side,
             budget: 0.0,
-            model: match kind {
+            model: match mode.model {
                 ModelKind::AlphaBeta => OpponentModel::AlphaBeta(Predictor::new(opponent)),
                 ModelKind::Learned => {
                     OpponentModel::Learned(MoveModel::new(opponent), Predictor::new(opponent))
@@ -349,31 +361,9 @@ impl SafeExploiter {
             strayed: 0.0,
             staked: 0.0,
             following: false,
-            calculated_risk: false,
+            calculated_risk: mode.calculated_risk,
             stats: ExploitStats::default(),
         }
-    }
-
-    /// The engine for `side` playing `mode`, with an empty budget.
-    pub fn in_mode(side: Side, mode: ExploitMode) -> SafeExploiter {
-        let engine = SafeExploiter::modelling(side, mode.model);
-        if mode.calculated_risk {
-            engine.with_calculated_risk()
-        } else {
-            engine
-        }
-    }
-
-    /// Outside the tablebases, also stray wholly to the best reply to the prediction when the
-    /// model's record says it pays: when the record r of right predictions makes
-    /// r * (what the reply gains against the prediction) exceed (1 - r) * (what it risks
-    /// against the worst reply). That is the best of the family "optimal strategy or best
-    /// reply" against an opponent who plays the predicted move with probability r and
-    /// otherwise the worst move for the engine (a restricted Nash response, Johanson, Zinkevich
-    /// and Bowling 2007). It gives up the game's guarantee; tablebase positions keep it.
-    pub fn with_calculated_risk(mut self) -> SafeExploiter {
-        self.calculated_risk = true;
-        self
     }
 
     /// Start a new game as `side` against the same opponent: what the model learned stays,
@@ -878,7 +868,8 @@ mod tests {
     /// An exploiter of the alpha-beta player with calculated risk, no budget, and a model
     /// that named every move it predicted.
     fn trusting_risk_taker(side: Side) -> SafeExploiter {
-        let mut engine = SafeExploiter::new(side).with_calculated_risk();
+        let mut engine =
+            SafeExploiter::in_mode(side, ExploitMode::exploiting(ModelKind::AlphaBeta));
         if let OpponentModel::AlphaBeta(p) = &mut engine.model {
             p.named = 5.0;
             p.seen = 5.0;
