@@ -269,8 +269,9 @@ pub fn selfplay(
     }
     if matches!(engine, Player::Exploiter(_)) {
         outln!(
-            "exploitation: {} turns predicted, {} right; strayed from the optimal strategy in {}; gifts received {:+.3}",
+            "exploitation: {} turns predicted ({} by the search alone), {} right; strayed from the optimal strategy in {}; gifts received {:+.3}",
             exploit.predicted,
+            exploit.followed,
             exploit.right,
             exploit.strayed,
             exploit.gifts

@@ -205,15 +205,22 @@ pub struct ExploitMode {
     /// otherwise the worst move for the engine (a restricted Nash response, Johanson, Zinkevich
     /// and Bowling 2007). It gives up the game's guarantee; tablebase positions keep it.
     pub calculated_risk: bool,
+    /// With the learned model, once a player is handed to the search, keep following it
+    /// until the search's record falls below `LEAVE_RECORD` (instead of `FOLLOW_RECORD`), from
+    /// game to game: for matches against engines, whose record dips now and then. A person or
+    /// a biased player who only sometimes plays the search's move goes back to the learned
+    /// model at once.
+    pub keeps_following: bool,
 }
 
 impl ExploitMode {
-    /// Also take calculated risks outside the tablebases (the default player, with the
-    /// learned model).
+    /// Also take calculated risks outside the tablebases and keep following a searching
+    /// player (the default player of a match, with the learned model).
     pub fn exploiting(model: ModelKind) -> ExploitMode {
         ExploitMode {
             model,
             calculated_risk: true,
+            keeps_following: true,
         }
     }
 
@@ -222,6 +229,7 @@ impl ExploitMode {
         ExploitMode {
             model,
             calculated_risk: false,
+            keeps_following: false,
         }
     }
 }
@@ -244,6 +252,11 @@ const SEARCH_FEATURE_SHARE: f64 = 0.25;
 const FOLLOW_RECORD: f64 = 0.8;
 /// ...and the player has declared at least this many moves.
 const FOLLOW_AFTER: u32 = 2;
+/// With `ExploitMode::keeps_following`, a player already followed is given back to the learned
+/// model only when the search's record falls below this share: a searching player's record
+/// dips under `FOLLOW_RECORD` for a few turns now and then (an endgame where its depth
+/// changes), and each dip would cost those turns the full stake on the search.
+const LEAVE_RECORD: f64 = 0.6;
 
 /// A learned prediction keeps only the likeliest moves, up to this share of the probability
 /// (each kept move costs a search of every engine move against it).
@@ -279,6 +292,8 @@ pub struct ExploitStats {
     pub right: u32,
     /// Turns whose strategy strayed from the optimal one.
     pub strayed: u32,
+    /// Of the predicted turns, those predicted by the search alone (the player follows it).
+    pub followed: u32,
     /// Sum of the gifts (positive or negative budget changes) over the turns.
     pub gifts: f64,
 }
@@ -289,6 +304,7 @@ impl ExploitStats {
         self.predicted += other.predicted;
         self.right += other.right;
         self.strayed += other.strayed;
+        self.followed += other.followed;
         self.gifts += other.gifts;
     }
 }
@@ -327,6 +343,8 @@ pub struct SafeExploiter {
     following: bool,
     /// Whether the engine may stake more than the budget outside the tablebases.
     calculated_risk: bool,
+    /// Whether a player handed to the search stays with it until its record falls low.
+    keeps_following: bool,
     /// What happened so far.
     pub stats: ExploitStats,
 }
@@ -362,12 +380,14 @@ impl SafeExploiter {
             staked: 0.0,
             following: false,
             calculated_risk: mode.calculated_risk,
+            keeps_following: mode.keeps_following,
             stats: ExploitStats::default(),
         }
     }
 
-    /// Start a new game as `side` against the same opponent: what the model learned stays,
-    /// the budget and the counts start from nothing (the guarantee holds game by game).
+    /// Start a new game as `side` against the same opponent: what the model learned stays
+    /// (and whether it follows the search), the budget and the counts start from nothing (the
+    /// guarantee holds game by game).
     pub fn new_game(&mut self, side: Side) {
         self.side = side;
         match &mut self.model {
@@ -383,7 +403,6 @@ impl SafeExploiter {
         self.prediction.clear();
         self.strayed = 0.0;
         self.staked = 0.0;
-        self.following = false;
         self.stats = ExploitStats::default();
     }
 
@@ -546,10 +565,11 @@ impl SafeExploiter {
         );
         // A player whose moves the search has been naming is predicted by the search alone,
         // given the alpha-beta model's time; anyone else by the learned model.
+        let was_following = self.following && self.keeps_following;
         let (predictor, following, share) = match &mut self.model {
             OpponentModel::AlphaBeta(p) => (p, true, PREDICTION_SHARE),
             OpponentModel::Learned(m, p) => {
-                if m.observed >= FOLLOW_AFTER && p.record() >= FOLLOW_RECORD {
+                if follows_search(was_following, m.observed, p.record()) {
                     (p, true, PREDICTION_SHARE)
                 } else {
                     (p, false, SEARCH_FEATURE_SHARE)
@@ -602,6 +622,7 @@ impl SafeExploiter {
         let mut against_predicted = Vec::new();
         if !prediction.is_empty() {
             self.stats.predicted += 1;
+            self.stats.followed += following as u32;
             against_predicted = self.stray(
                 &searcher,
                 pos,
@@ -713,6 +734,18 @@ impl SafeExploiter {
         self.stats.strayed += 1;
         columns
     }
+}
+
+/// Whether the learned model hands the prediction to the search alone, given whether it did
+/// last turn (and may keep doing so), how many moves the player has declared and the search's
+/// `record` of naming them: it enters at `FOLLOW_RECORD` and leaves only below `LEAVE_RECORD`.
+fn follows_search(was_following: bool, observed: u32, record: f64) -> bool {
+    let threshold = if was_following {
+        LEAVE_RECORD
+    } else {
+        FOLLOW_RECORD
+    };
+    observed >= FOLLOW_AFTER && record >= threshold
 }
 
 /// What straying wholly to the best reply to the prediction would change.
@@ -843,6 +876,19 @@ mod tests {
         // The predicted reply: no search, the known values count, 0.3 + (0.3 - 0.1).
         let budget = budget_after_settling([0.4, 0.2], 0);
         assert!((budget - 0.5).abs() < 1e-12, "{budget}");
+    }
+
+    #[test]
+    fn the_hand_off_to_the_search_enters_high_and_leaves_low() {
+        // Not before two declared moves, whatever the record.
+        assert!(!follows_search(false, 1, 1.0));
+        assert!(!follows_search(true, 1, 1.0));
+        // A record between the two thresholds keeps the state it finds.
+        let between = (FOLLOW_RECORD + LEAVE_RECORD) / 2.0;
+        assert!(!follows_search(false, 5, between));
+        assert!(follows_search(true, 5, between));
+        assert!(follows_search(false, 5, FOLLOW_RECORD));
+        assert!(!follows_search(true, 5, LEAVE_RECORD - 0.01));
     }
 
     #[test]
