@@ -254,8 +254,8 @@ const FOLLOW_RECORD: f64 = 0.8;
 const FOLLOW_AFTER: u32 = 2;
 /// With `ExploitMode::keeps_following`, a player already followed is given back to the learned
 /// model only when the search's record falls below this share: a searching player's record
-/// dips under `FOLLOW_RECORD` for a few turns now and then (an endgame where its depth
-/// changes), and each dip would cost those turns the full stake on the search.
+/// dips under `FOLLOW_RECORD` for a few turns now and then, and each dip would cost those
+/// turns the full stake on the search.
 const LEAVE_RECORD: f64 = 0.6;
 
 /// A learned prediction keeps only the likeliest moves, up to this share of the probability
