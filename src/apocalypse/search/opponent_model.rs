@@ -574,15 +574,17 @@ impl SafeExploiter {
         // A player whose moves the search has been naming is predicted by the search alone,
         // given the alpha-beta model's time; anyone else by the learned model.
         let was_following = self.following && self.keeps_following;
-        let (predictor, following, share, stray_share) = match &mut self.model {
-            OpponentModel::AlphaBeta(p) => (p, true, PREDICTION_SHARE, FOLLOWING_STRAY_SHARE),
+        let (predictor, following) = match &mut self.model {
+            OpponentModel::AlphaBeta(p) => (p, true),
             OpponentModel::Learned(m, p) => {
-                if follows_search(was_following, m.observed, p.record()) {
-                    (p, true, PREDICTION_SHARE, FOLLOWING_STRAY_SHARE)
-                } else {
-                    (p, false, SEARCH_FEATURE_SHARE, LEARNED_STRAY_SHARE)
-                }
+                let follows = follows_search(was_following, m.observed, p.record());
+                (p, follows)
             }
+        };
+        let (share, stray_share) = if following {
+            (PREDICTION_SHARE, FOLLOWING_STRAY_SHARE)
+        } else {
+            (SEARCH_FEATURE_SHARE, LEARNED_STRAY_SHARE)
         };
         let pure_prediction = predictor.predict_within(
             pos,
