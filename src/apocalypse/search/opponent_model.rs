@@ -46,7 +46,8 @@ const FOLLOWING_STRAY_SHARE: f64 = 0.3;
 /// own search's table (about 3 % of a 250 ms turn in the median), valuing also gets whatever
 /// the own search leaves unused, and every share kept back is taken from the own search's
 /// depth (against the equilibrium engine at 250 ms: 51.8 % over 800 games with a tenth
-/// everywhere, 49.1 % over 600 with 0.3; both within the noise of 50 %).
+/// everywhere, 49.1 % over 600 with 0.3, 48.1 % over 800 with this split; all within the
+/// noise of 50 %).
 const LEARNED_STRAY_SHARE: f64 = 0.1;
 
 /// Predicts the alpha-beta player's move by running its search to the depth it is seen to reach,
